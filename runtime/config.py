@@ -1,0 +1,127 @@
+"""Configuration: every default in SPEC, overridable from code and from the environment.
+
+>>> Config(max_rounds=3).max_rounds
+3
+
+Each field can also be set with a ``DONECHECK_<FIELD>`` environment variable
+(``DONECHECK_MAX_ROUNDS=3``). Values passed in code win over the environment.
+Use :func:`load_config` (or ``Config.load``) to get a :class:`ConfigError` that
+names the bad setting instead of a pydantic ``ValidationError``.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Literal
+
+from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from donecheck.runtime.errors import ConfigError
+
+__all__ = ["ENV_PREFIX", "Config", "load_config"]
+
+ENV_PREFIX = "DONECHECK_"
+MiB = 1024 * 1024
+
+
+class Config(BaseSettings):
+    """All of DoneCheck's knobs. Numbers marked SPEC are the contract's defaults."""
+
+    model_config = SettingsConfigDict(
+        env_prefix=ENV_PREFIX,
+        frozen=True,
+        extra="forbid",
+        validate_default=True,
+    )
+
+    # ------------------------------------------------------------ loop (SPEC §7)
+    max_rounds: int = Field(
+        2, ge=0, le=16, description="Fix/recheck rounds after the first review."
+    )
+    round_window_s: float = Field(
+        300.0, gt=0, description="No round starts later than this after the first review."
+    )
+    trigger_min_chars: int = Field(
+        60, ge=0, description="Answers shorter than this, with no code, are not reviewed."
+    )
+
+    # ---------------------------------------------------------- budget (SPEC §8)
+    aux_call_timeout_s: float = Field(150.0, gt=0, description="Wall time of one aux call.")
+    aux_max_output_tokens: int = Field(32_768, gt=0, description="Output cap of one aux call.")
+    session_aux_token_cap: int = Field(
+        200_000, gt=0, description="Reported aux tokens per session before aux calls stop."
+    )
+    unknown_usage_policy: Literal["stop", "continue"] = "stop"
+
+    # -------------------------------------------------------- evidence (SPEC §4)
+    answer_excerpt_chars: int = Field(8_000, gt=0)
+    tool_log_excerpt_chars: int = Field(8_000, gt=0)
+    snapshot_max_targets: int = Field(24, ge=0)
+    snapshot_hash_max_bytes: int = Field(8 * MiB, gt=0)
+    max_attachment_bytes: int = Field(256 * MiB, gt=0)
+    max_tool_output_chars: int = Field(
+        65_536, ge=1_024, description="Stored per tool result: head and tail beyond this."
+    )
+
+    # ---------------------------------------------------------- judge (SPEC §6)
+    judge_base_url: str | None = None
+    judge_model: str | None = None
+    judge_api_key: SecretStr | None = None
+    judge_temperature: float = Field(0.2, ge=0, le=2)
+    judge_modalities: tuple[str, ...] = ("text",)
+
+    # --------------------------------------------------------------- runtime
+    namespace: str = Field("donecheck", min_length=1, pattern=r"^[A-Za-z0-9_.-]+$")
+    ledger_shards: int = Field(2, ge=1, le=1024)
+    controller_shards: int = Field(2, ge=1, le=1024)
+    budget_shards: int = Field(1, ge=1, le=1024)
+    reviewer_actors: int = Field(1, ge=1, le=1024)
+    parser_actors: int = Field(1, ge=1, le=1024)
+    call_timeout_s: float = Field(
+        60.0, gt=0, description="How long a driver waits for an actor (reviews get more)."
+    )
+    num_cpus: int | None = Field(
+        None, ge=1, description="CPUs for an embedded Ray instance (default: all)."
+    )
+
+    @field_validator("judge_modalities")
+    @classmethod
+    def _known_modalities(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        unknown = sorted(set(value) - {"text", "image"})
+        if unknown:
+            raise ValueError(f"unknown modalities {unknown}; use 'text' and/or 'image'")
+        return value
+
+    @property
+    def review_call_timeout_s(self) -> float:
+        """How long a driver waits for ``turn_stopping``: one aux call plus slack."""
+        return self.aux_call_timeout_s + self.call_timeout_s
+
+    @classmethod
+    def load(cls, **overrides: Any) -> Config:
+        return load_config(**overrides)
+
+
+def load_config(**overrides: Any) -> Config:
+    """Build a :class:`Config` from ``overrides`` and ``DONECHECK_*`` variables.
+
+    Raises :class:`ConfigError` naming the first invalid setting: the keyword
+    argument when it came from code, the environment variable otherwise.
+    """
+    try:
+        return Config(**overrides)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        field = str(first["loc"][0]) if first["loc"] else "config"
+        if field in overrides or field not in Config.model_fields:
+            setting, value = field, overrides.get(field, first.get("input"))
+        else:
+            setting = ENV_PREFIX + field.upper()
+            value = os.environ.get(setting, first.get("input"))
+        problem = str(first["msg"])
+        if first["type"] == "extra_forbidden":
+            problem = "unknown setting"
+        elif field != "judge_api_key":  # never echo a secret
+            problem += f" (got {value!r})"
+        raise ConfigError(setting, problem) from None

@@ -1,0 +1,637 @@
+"""Every message that crosses an actor boundary, in one place.
+
+All messages are frozen, keyword-only ``msgspec.Struct``s on the tagged base
+:class:`Message` (the tag is the class name, in the ``"type"`` field), so any of
+them can be encoded to msgpack/JSON and decoded back to the right class through
+one typed decoder per inbox. Ray ships actor arguments with cloudpickle; the
+same structs pickle too (``tests/unit/test_messages.py`` round-trips every one
+both ways).
+
+Evolve a message only by adding fields with defaults: stored ledgers hold
+msgpack-encoded events and must keep decoding.
+
+Inboxes (one union alias per actor):
+
+==================  ====================================================
+actor               accepts
+==================  ====================================================
+parser pool         :data:`ParserInbox`
+evidence ledger     :data:`LedgerInbox` (events are :data:`LedgerEvent`)
+reviewer pool       :data:`ReviewerInbox`
+controller          :data:`ControllerInbox`
+budget accountant   :data:`BudgetInbox`
+==================  ====================================================
+
+Identifiers: ``session_id`` names one agent conversation, ``request_id`` one user
+request inside it (the *task identity* is the pair). ``event_id`` is chosen by
+the sender and makes appends idempotent. Evidence is cited by id: ``E<seq>`` for
+ledger entries, ``<hash12>#<index>`` for material blocks.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, TypeAlias
+
+import msgspec
+
+__all__ = [
+    "Ack",
+    "AnswerLink",
+    "AppendAck",
+    "AttachmentRef",
+    "Block",
+    "BudgetInbox",
+    "BudgetQuery",
+    "BudgetReply",
+    "Cancel",
+    "ControllerAction",
+    "ControllerInbox",
+    "Decision",
+    "Deliver",
+    "Deny",
+    "Edit",
+    "EndReason",
+    "FileSnapshot",
+    "Finding",
+    "Grant",
+    "ImageRef",
+    "ImageRole",
+    "LedgerEntry",
+    "LedgerEvent",
+    "LedgerInbox",
+    "LedgerView",
+    "MainCallRecorded",
+    "Material",
+    "MaterialRecorded",
+    "Message",
+    "NoVerdict",
+    "Operation",
+    "ParseRequest",
+    "ParserInbox",
+    "Policy",
+    "Preview",
+    "ReadStatus",
+    "Report",
+    "ReportCard",
+    "ReportQuery",
+    "Reserve",
+    "ReviewRequest",
+    "ReviewResult",
+    "ReviewerInbox",
+    "SessionClosed",
+    "SessionOpened",
+    "Settled",
+    "Steer",
+    "ToolCall",
+    "ToolResult",
+    "TurnStopping",
+    "UsageReport",
+    "UsageSummary",
+    "UserInput",
+    "Verdict",
+    "ViewRequest",
+    "decode",
+    "encode",
+]
+
+Decision: TypeAlias = Literal["pass", "need_evidence", "need_fix", "blocked"]
+"""What a review concluded. ``skipped`` and ``unverified`` are end reasons, not decisions."""
+
+ReadStatus: TypeAlias = Literal["parsed", "partial", "unparsed", "failed"]
+"""How much of a material was read. Nothing unread is ever reported as read."""
+
+ImageRole: TypeAlias = Literal["reference", "preview"]
+"""``reference``: the user's image. ``preview``: made by a tool or by DoneCheck."""
+
+EndReason: TypeAlias = Literal[
+    "pass",
+    "skipped",
+    "round_limit",
+    "time_limit",
+    "budget",
+    "no_progress",
+    "blocked",
+    "unverified",
+    "cancelled",
+    "opted_out",
+]
+"""Why a task's review loop stopped."""
+
+AuxKind: TypeAlias = Literal["pre_analysis", "review", "milestone"]
+
+
+class Message(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag=True):
+    """Base of every message: frozen, keyword-only, tagged by class name.
+
+    ``frozen`` and the tag are inherited; ``kw_only`` applies only to the fields
+    a class itself defines, so every subclass repeats ``kw_only=True``.
+    """
+
+
+# --------------------------------------------------------------------------- values
+
+
+class Policy(Message, frozen=True, kw_only=True):
+    """Per-session choices a user can make; ``None`` means "use the config default"."""
+
+    review: bool = True
+    """``False`` opts the whole session out of review (kept in durable state)."""
+    max_rounds: int | None = None
+    round_window_s: float | None = None
+
+
+class AttachmentRef(Message, frozen=True, kw_only=True):
+    """An attachment named by content: ``sha256`` is ``"sha256:<hex>"``."""
+
+    sha256: str
+    name: str
+    size: int
+    media_type: str | None = None
+
+
+class ImageRef(Message, frozen=True, kw_only=True):
+    """An image given with the request (``reference``) or made later (``preview``)."""
+
+    sha256: str
+    name: str
+    size: int
+    role: ImageRole = "reference"
+    media_type: str | None = None
+
+
+class Block(Message, frozen=True, kw_only=True):
+    """One ordered piece of a material, citable by ``source_id`` when fully shown."""
+
+    source_id: str
+    index: int
+    kind: Literal["text", "heading", "table", "image", "code", "meta"] = "text"
+    text: str = ""
+    page: int | None = None
+    sheet: str | None = None
+    slide: int | None = None
+    level: int | None = None
+    rows: tuple[tuple[str, ...], ...] | None = None
+    truncated: bool = False
+
+
+class Preview(Message, frozen=True, kw_only=True):
+    """A bounded image made from a material (a rendered page, a downscaled photo)."""
+
+    source_id: str
+    media_type: str
+    width: int
+    height: int
+    data: bytes
+    role: ImageRole = "preview"
+    page: int | None = None
+
+
+class Material(Message, frozen=True, kw_only=True):
+    """An attachment or image after parsing. The parser's answer."""
+
+    sha256: str
+    declared_name: str
+    detected_type: str
+    status: ReadStatus
+    reason: str = ""
+    blocks: tuple[Block, ...] = ()
+    previews: tuple[Preview, ...] = ()
+    stats: dict[str, float] = {}
+    recipe_version: str = ""
+    warnings: tuple[str, ...] = ()
+
+
+class Finding(Message, frozen=True, kw_only=True):
+    """One problem a review found, with the evidence ids it rests on."""
+
+    requirement: str
+    problem: str
+    evidence: tuple[str, ...] = ()
+    recheck: str = ""
+    rule: str | None = None
+    """Which rules-only gate produced it (``None`` for a model finding)."""
+
+
+# --------------------------------------------------------------------- ledger events
+
+
+class SessionOpened(Message, frozen=True, kw_only=True):
+    """A session starts with its first user request."""
+
+    session_id: str
+    request_id: str
+    request: str
+    attachments: tuple[AttachmentRef, ...] = ()
+    images: tuple[ImageRef, ...] = ()
+    policy: Policy = Policy()
+    at: float = 0.0
+    event_id: str = ""
+
+
+class UserInput(Message, frozen=True, kw_only=True):
+    """A new user request in an open session: starts a new task."""
+
+    session_id: str
+    request_id: str
+    text: str
+    at: float = 0.0
+    event_id: str = ""
+
+
+class ToolCall(Message, frozen=True, kw_only=True):
+    """The agent called a tool. ``arguments`` is the decoded JSON, or the raw string."""
+
+    session_id: str
+    call_id: str
+    name: str
+    arguments: dict[str, Any] | str = {}
+    at: float = 0.0
+    event_id: str = ""
+
+
+class ToolResult(Message, frozen=True, kw_only=True):
+    """What a tool call returned. ``ok``/``exit_code`` are ``None`` when not known."""
+
+    session_id: str
+    call_id: str
+    output: str = ""
+    ok: bool | None = None
+    exit_code: int | None = None
+    truncated: bool = False
+    at: float = 0.0
+    event_id: str = ""
+
+
+class FileSnapshot(Message, frozen=True, kw_only=True):
+    """The state of a file the agent's tools touched (hash only up to the size limit)."""
+
+    session_id: str
+    path: str
+    exists: bool = True
+    sha256: str | None = None
+    size: int | None = None
+    mtime: float | None = None
+    at: float = 0.0
+    event_id: str = ""
+
+
+class MaterialRecorded(Message, frozen=True, kw_only=True):
+    """A parsed attachment became part of a session's evidence."""
+
+    session_id: str
+    material: Material
+    at: float = 0.0
+    event_id: str = ""
+
+
+class SessionClosed(Message, frozen=True, kw_only=True):
+    session_id: str
+    at: float = 0.0
+    event_id: str = ""
+
+
+LedgerEvent: TypeAlias = (
+    SessionOpened
+    | UserInput
+    | ToolCall
+    | ToolResult
+    | FileSnapshot
+    | MaterialRecorded
+    | SessionClosed
+)
+
+
+class LedgerEntry(Message, frozen=True, kw_only=True):
+    """A stored event with its per-session sequence number (cited as ``E<seq>``)."""
+
+    seq: int
+    event: LedgerEvent
+
+
+class Operation(Message, frozen=True, kw_only=True):
+    """A tool call paired with its result: one unit of "what the agent did".
+
+    ``key`` says what counts as the same operation (same tool, normalised
+    arguments), so repeated runs of one check share a key. ``status_source``
+    says where ``ok`` came from: a structured exit code, the output text
+    (``Exit code: 1``, a test runner's summary), the tool's error flag, or nothing.
+    """
+
+    key: str
+    tool: str
+    call_seq: int
+    command: str | None = None
+    check: str | None = None
+    """The kind of check (``pytest``, ``ruff``, ...) when the command runs one."""
+    result_seq: int | None = None
+    ok: bool | None = None
+    exit_code: int | None = None
+    status_source: Literal["exit_code", "output", "flag", "none"] = "none"
+    at: float = 0.0
+
+    @property
+    def evidence_id(self) -> str:
+        """The id a review cites: the result entry, or the call while it is pending."""
+        return f"E{self.result_seq if self.result_seq is not None else self.call_seq}"
+
+
+class Edit(Message, frozen=True, kw_only=True):
+    """A write the ledger saw: a file tool's write, or a shell command that writes.
+
+    ``path`` is ``None`` when a shell command writes somewhere it does not name
+    plainly (``git apply``, a script). ``ok`` is the write's own outcome.
+    """
+
+    seq: int
+    tool: str
+    path: str | None = None
+    ok: bool | None = None
+    at: float = 0.0
+
+
+class ViewRequest(Message, frozen=True, kw_only=True):
+    """Ask a ledger shard for a session's entries with ``seq > since_seq``."""
+
+    session_id: str
+    since_seq: int = 0
+
+
+class AppendAck(Message, frozen=True, kw_only=True):
+    """Events are durable once this is returned. ``seqs`` match the appended events."""
+
+    seqs: tuple[int, ...]
+    duplicates: int = 0
+
+
+class LedgerView(Message, frozen=True, kw_only=True):
+    session_id: str
+    entries: tuple[LedgerEntry, ...]
+    fingerprint: str
+
+
+LedgerInbox: TypeAlias = LedgerEvent | ViewRequest
+
+
+# ---------------------------------------------------------------------------- parser
+
+
+class ParseRequest(Message, frozen=True, kw_only=True):
+    """Parse one attachment. The bytes travel beside the message by object reference."""
+
+    sha256: str
+    declared_name: str
+    size: int
+    path: str | None = None
+    role: ImageRole | None = None
+
+
+ParserInbox: TypeAlias = ParseRequest
+
+
+# -------------------------------------------------------------------------- reviewer
+
+
+class ReviewRequest(Message, frozen=True, kw_only=True):
+    """Everything one review may see. The reviewer holds no session state."""
+
+    review_id: str
+    session_id: str
+    request_id: str
+    request: str
+    answer: str
+    answer_label: str = "A1"
+    entries: tuple[LedgerEntry, ...] = ()
+    acceptance: tuple[str, ...] = ()
+    fingerprint: str = ""
+    round: int = 0
+
+
+class Verdict(Message, frozen=True, kw_only=True):
+    review_id: str
+    decision: Decision
+    findings: tuple[Finding, ...] = ()
+    summary: str = ""
+    raw_text: str = ""
+    reviewer: str = "rules"
+    notes: tuple[str, ...] = ()
+    """Plain statements for the report, e.g. what the review did not judge."""
+    cited: dict[str, str] = {}
+    """Short description of every evidence id the findings cite."""
+
+
+class NoVerdict(Message, frozen=True, kw_only=True):
+    """The review produced nothing usable. Never triggers a fix."""
+
+    review_id: str
+    reason: str
+    raw_text: str = ""
+
+
+ReviewResult: TypeAlias = Verdict | NoVerdict
+ReviewerInbox: TypeAlias = ReviewRequest
+
+
+# ------------------------------------------------------------------------ controller
+
+
+class TurnStopping(Message, frozen=True, kw_only=True):
+    """The agent is about to end its turn with ``answer``."""
+
+    session_id: str
+    answer: str
+    at: float = 0.0
+
+
+class Cancel(Message, frozen=True, kw_only=True):
+    """The user aborted: pending reviews and checklists are void."""
+
+    session_id: str
+    reason: str = "cancelled by the user"
+    at: float = 0.0
+
+
+class ReportQuery(Message, frozen=True, kw_only=True):
+    session_id: str
+    request_id: str | None = None
+
+
+class AnswerLink(Message, frozen=True, kw_only=True):
+    """One link of a verdict chain: ``A2 pass``."""
+
+    label: str
+    decision: str
+
+
+class UsageSummary(Message, frozen=True, kw_only=True):
+    """Usage of one session. ``unknown_calls`` counts calls whose usage was not reported."""
+
+    session_id: str
+    main_calls: int = 0
+    aux_calls: dict[str, int] = {}
+    aux_tokens: int = 0
+    unknown_calls: int = 0
+    rechecks: int = 0
+
+    @property
+    def cost_calls(self) -> int:
+        """``N + 2 + R``: main calls, pre-analysis, first review, re-reviews."""
+        return self.main_calls + 2 + self.rechecks
+
+
+class ReportCard(Message, frozen=True, kw_only=True):
+    """What was verified and why the loop stopped, for one task."""
+
+    session_id: str
+    request_id: str
+    chain: tuple[AnswerLink, ...] = ()
+    rounds_used: int = 0
+    max_rounds: int = 0
+    end_reason: EndReason | None = None
+    decision: str | None = None
+    """Latest outcome: a :data:`Decision`, or ``skipped``/``unverified``/``opted_out``."""
+    findings: tuple[Finding, ...] = ()
+    cited: dict[str, str] = {}
+    notes: tuple[str, ...] = ()
+    unverified: tuple[str, ...] = ()
+    raw_reviews: tuple[str, ...] = ()
+    usage: UsageSummary | None = None
+
+
+class Deliver(Message, frozen=True, kw_only=True):
+    """Let the turn end: the answer passed, or review was skipped or opted out."""
+
+    session_id: str
+    request_id: str
+    report: ReportCard
+
+
+class Steer(Message, frozen=True, kw_only=True):
+    """Hand the same agent a checklist; it is DoneCheck's message, not the user's."""
+
+    session_id: str
+    request_id: str
+    round: int
+    message: str
+    report: ReportCard
+
+
+class Report(Message, frozen=True, kw_only=True):
+    """Stop the loop without a pass and say why."""
+
+    session_id: str
+    request_id: str
+    reason: EndReason
+    report: ReportCard
+
+
+ControllerAction: TypeAlias = Deliver | Steer | Report
+
+
+class Ack(Message, frozen=True, kw_only=True):
+    """A command was applied (``detail`` says how)."""
+
+    session_id: str
+    detail: str = ""
+
+
+ControllerInbox: TypeAlias = (
+    SessionOpened | UserInput | TurnStopping | Cancel | SessionClosed | ReportQuery
+)
+
+
+# -------------------------------------------------------------------------- budget
+
+
+class Reserve(Message, frozen=True, kw_only=True):
+    """Ask for room for one aux call before making it."""
+
+    reservation_id: str
+    session_id: str
+    kind: AuxKind
+    prompt_tokens: int
+    max_output_tokens: int
+    tenant: str | None = None
+
+
+class Grant(Message, frozen=True, kw_only=True):
+    reservation_id: str
+    max_output_tokens: int
+    deadline_s: float
+
+
+class Deny(Message, frozen=True, kw_only=True):
+    reservation_id: str
+    reason: str
+
+
+class UsageReport(Message, frozen=True, kw_only=True):
+    """Settle one attempt of a reserved call with what the provider reported.
+
+    ``None`` token counts mean the provider did not report usage: recorded as
+    unknown, never as zero.
+    """
+
+    reservation_id: str
+    session_id: str
+    kind: AuxKind
+    attempt: int = 1
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    cache_hit_tokens: int | None = None
+    cache_miss_tokens: int | None = None
+    final: bool = True
+
+
+class Settled(Message, frozen=True, kw_only=True):
+    reservation_id: str
+    session_tokens: int
+    unknown: bool = False
+
+
+class MainCallRecorded(Message, frozen=True, kw_only=True):
+    """The agent made one main model call (counted as ``N`` in ``N + 2 + R``)."""
+
+    session_id: str
+    count: int = 1
+
+
+class BudgetQuery(Message, frozen=True, kw_only=True):
+    session_id: str
+
+
+BudgetInbox: TypeAlias = Reserve | UsageReport | MainCallRecorded | BudgetQuery
+BudgetReply: TypeAlias = Grant | Deny | Settled | UsageSummary | Ack
+
+
+# --------------------------------------------------------------------------- codecs
+
+AnyMessage: TypeAlias = (
+    LedgerInbox
+    | LedgerEntry
+    | AppendAck
+    | LedgerView
+    | ParseRequest
+    | Material
+    | ReviewRequest
+    | ReviewResult
+    | ControllerInbox
+    | ControllerAction
+    | Ack
+    | ReportCard
+    | BudgetInbox
+    | BudgetReply
+)
+
+_encoder = msgspec.msgpack.Encoder()
+_decoder: msgspec.msgpack.Decoder[AnyMessage] = msgspec.msgpack.Decoder(AnyMessage)
+ledger_event_decoder: msgspec.msgpack.Decoder[LedgerEvent] = msgspec.msgpack.Decoder(LedgerEvent)
+
+
+def encode(message: Message) -> bytes:
+    """msgpack bytes of any message."""
+    return _encoder.encode(message)
+
+
+def decode(data: bytes) -> AnyMessage:
+    """Decode bytes made by :func:`encode` back into the right message class."""
+    return _decoder.decode(data)
