@@ -1,0 +1,220 @@
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from donecheck.runtime import evidence as ev
+from donecheck.runtime.messages import LedgerEntry, ToolCall, ToolResult
+
+
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        ("Exit code: 1", 1),
+        ("lots of output\nexit status 2\n", 2),
+        ("returncode=0", 0),
+        ("Process exited with code 137", 137),
+        ("Exit code: 0\n...\nExit code: 3", 3),
+        ("=== 1 failed, 2 passed in 0.12s ===", 1),
+        ("3 passed in 0.01s", 0),
+        ("==== 2 passed, 1 skipped, 3 warnings in 1.20s ====", 0),
+        ("=== 1 error in 0.30s ===", 1),
+        ("=== no tests ran in 0.01s ===", 5),
+        ("Ran 3 tests in 0.001s\n\nOK", 0),
+        ("Ran 3 tests in 0.001s\n\nFAILED (failures=1)", 1),
+        ("Tests:       1 failed, 3 passed, 4 total", 1),
+        ("Tests:       4 passed, 4 total", 0),
+        ("ok  \tgithub.com/x/y\t0.012s", 0),
+        ("--- FAIL: TestAdd (0.00s)\nFAIL\tgithub.com/x/y\t0.01s", 1),
+        ("test result: ok. 3 passed; 0 failed", 0),
+        ("test result: FAILED. 2 passed; 1 failed", 101),
+        ("Success: no issues found in 3 source files", 0),
+        ("a.py:1: error: bad\nFound 1 error in 1 file (checked 3 source files)", 1),
+        ("All checks passed!", 0),
+        ("a.py:1:1: F401 unused\nFound 1 error.", 1),
+        ("src/a.ts(3,5): error TS2322: Type 'string' is not assignable", 1),
+        ("✖ 2 problems (1 error, 1 warning)", 1),
+        ("✖ 1 problem (0 errors, 1 warning)", 0),
+        ("", None),
+        ("Hello, world", None),
+        ("HTTP status code 404", None),
+        # an explicit statement wins over a summary
+        ("=== 1 failed in 0.1s ===\nExit code: 0", 0),
+    ],
+)
+def test_exit_status_from_output(text: str, status: int | None) -> None:
+    assert ev.exit_status_from_output(text) == status
+
+
+@given(st.text(max_size=2_000))
+def test_exit_status_never_raises(text: str) -> None:
+    result = ev.exit_status_from_output(text)
+    assert result is None or isinstance(result, int)
+
+
+@pytest.mark.parametrize(
+    ("command", "normal", "kind"),
+    [
+        ("pytest -q", "pytest -q", "pytest"),
+        ("cd app && FOO=1 python -m pytest  -q 2>&1 | tail -5", "pytest -q", "pytest"),
+        ("python3 -m pytest tests/test_a.py", "pytest tests/test_a.py", "pytest"),
+        ("uv run mypy src", "mypy src", "mypy"),
+        ("bash -lc 'cd x && npm test'", "npm test", "npm test"),
+        ("npm run test:unit", "npm run test:unit", "npm test"),
+        ("pnpm lint", "pnpm lint", "pnpm lint"),
+        ("yarn build", "yarn build", "yarn build"),
+        ("ruff check . && pytest", "ruff check . && pytest", "ruff+pytest"),
+        ("timeout 60 cargo test", "cargo test", "cargo test"),
+        ("go test ./...", "go test ./...", "go test"),
+        ("make test", "make test", "make test"),
+        ("make", "make", "make"),
+        ("npx tsc --noEmit", "tsc --noEmit", "tsc"),
+        ("./node_modules/.bin/jest", "jest", "jest"),
+        ("python -m unittest discover", "unittest discover", "unittest"),
+        ("black --check .", "black --check .", "black"),
+        ("black .", "black .", None),
+        ("ruff format .", "ruff format .", None),
+        ("ls -la", "ls -la", None),
+        ("git status", "git status", None),
+        ("cat README.md", "cat README.md", None),
+        ("echo 'unbalanced", "echo 'unbalanced", None),
+    ],
+)
+def test_normalise_and_check_kind(command: str, normal: str, kind: str | None) -> None:
+    assert ev.normalise_command(command) == normal
+    assert ev.check_kind(command) == kind
+
+
+@given(st.text(max_size=300))
+def test_command_functions_never_raise(command: str) -> None:
+    ev.normalise_command(command)
+    ev.check_kind(command)
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments", "command"),
+    [
+        ("bash", {"command": "pytest"}, "pytest"),
+        ("run_command", {"cmd": "ls"}, "ls"),
+        ("Bash", {"command": "npm test", "description": "run"}, "npm test"),
+        ("shell", {"command": ["bash", "-lc", "pytest -x"]}, "pytest -x"),
+        ("exec_command", "make check", "make check"),
+        ("str_replace_editor", {"command": "create", "path": "a"}, None),
+        ("read_file", {"path": "a.py"}, None),
+    ],
+)
+def test_command_of(name: str, arguments: dict | str, command: str | None) -> None:
+    call = ToolCall(session_id="s", call_id="c", name=name, arguments=arguments)
+    assert ev.command_of(call) == command
+
+
+def _ledger(*steps: tuple) -> list[LedgerEntry]:
+    """Steps: ("call", id, name, args) | ("result", id, output, exit_code)."""
+    entries = []
+    for seq, step in enumerate(steps, 1):
+        if step[0] == "call":
+            event = ToolCall(session_id="s", call_id=step[1], name=step[2], arguments=step[3])
+        else:
+            event = ToolResult(
+                session_id="s",
+                call_id=step[1],
+                output=step[2],
+                exit_code=step[3] if len(step) > 3 else None,
+            )
+        entries.append(LedgerEntry(seq=seq, event=event))
+    return entries
+
+
+def run(call_id: str, command: str, exit_code: int | None, output: str = "") -> tuple:
+    return (("call", call_id, "bash", {"command": command}), ("result", call_id, output, exit_code))
+
+
+def flat(*runs: tuple) -> list[LedgerEntry]:
+    return _ledger(*[step for r in runs for step in r])
+
+
+def test_operations_pair_calls_with_results() -> None:
+    ops = ev.operations(flat(run("a", "pytest -q", 1), run("b", "ls", 0)))
+    assert [(o.key, o.ok, o.exit_code, o.check, o.evidence_id) for o in ops] == [
+        ("shell:pytest -q", False, 1, "pytest", "E2"),
+        ("shell:ls", True, 0, None, "E4"),
+    ]
+
+
+def test_status_from_output_when_no_exit_code() -> None:
+    (op,) = ev.operations(flat(run("a", "pytest", None, "=== 2 failed in 1s ===")))
+    assert (op.ok, op.exit_code, op.status_source) == (False, 1, "output")
+
+
+def test_pipe_into_a_filter_does_not_hide_a_failure() -> None:
+    (op,) = ev.operations(flat(run("a", "pytest | tail -3", 0, "=== 1 failed in 1s ===")))
+    assert (op.ok, op.status_source) == (False, "output")
+
+
+def test_result_without_call_is_kept() -> None:
+    ops = ev.operations(_ledger(("result", "ghost", "Exit code: 2")))
+    assert ops[0].tool == "?" and ops[0].ok is False
+
+
+@pytest.mark.parametrize(
+    ("runs", "failing"),
+    [
+        ([("pytest", 1), ("pytest", 0)], []),  # failed then passed
+        ([("pytest", 0), ("pytest", 1)], ["pytest"]),  # passed then failed
+        ([("pytest", 1), ("pytest", 1)], ["pytest"]),
+        ([("pytest tests/a.py", 1), ("pytest", 0)], []),  # a broader run covers
+        ([("pytest", 1), ("pytest tests/a.py", 0)], ["pytest"]),  # a narrower one does not
+        ([("pytest tests/a.py::t", 1), ("pytest tests", 0)], []),
+        ([("pytest -k slow", 1), ("pytest -k fast", 0)], ["pytest -k slow"]),
+        ([("pytest tests/a.py", 1), ("pytest", 1), ("pytest", 0)], []),
+        ([("ruff check .", 1), ("pytest", 0)], ["ruff check ."]),  # other kinds do not count
+        ([("ls", 1)], []),  # not a check
+    ],
+)
+def test_unresolved_failures(runs: list[tuple[str, int]], failing: list[str]) -> None:
+    entries = flat(*(run(f"c{i}", cmd, code) for i, (cmd, code) in enumerate(runs)))
+    assert [op.command for op in ev.unresolved_failures(ev.operations(entries))] == failing
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments", "paths"),
+    [
+        ("write_file", {"path": "a.py", "content": "x"}, ["a.py"]),
+        ("Edit", {"file_path": "/w/b.py", "old_string": "a", "new_string": "b"}, ["/w/b.py"]),
+        ("str_replace_editor", {"command": "str_replace", "path": "c.py"}, ["c.py"]),
+        ("str_replace_editor", {"command": "view", "path": "c.py"}, []),
+        (
+            "apply_patch",
+            {"input": "*** Begin Patch\n*** Update File: d.py\n@@\n-a\n+b\n"},
+            ["d.py"],
+        ),
+        ("bash", {"command": "echo hi > out.txt"}, ["out.txt"]),
+        ("bash", {"command": "sed -i 's/a/b/' e.py"}, ["e.py"]),
+        ("bash", {"command": "git apply fix.patch"}, [None]),
+        ("bash", {"command": "pytest > /dev/null 2>&1"}, []),
+        ("bash", {"command": "pytest -q"}, []),
+        ("read_file", {"path": "a.py"}, []),
+    ],
+)
+def test_edits(name: str, arguments: dict, paths: list[str | None]) -> None:
+    entries = _ledger(("call", "c", name, arguments), ("result", "c", "ok", 0))
+    assert [e.path for e in ev.edits(entries)] == paths
+
+
+def test_failed_write_is_not_the_last_edit() -> None:
+    entries = _ledger(
+        ("call", "a", "write_file", {"path": "a.py"}),
+        ("result", "a", "ok", 0),
+        ("call", "b", "write_file", {"path": "b.py"}),
+        ("result", "b", "Permission denied", 1),
+    )
+    assert ev.last_edit_seq(entries) == 1
+
+
+def test_fingerprint_is_order_preserving() -> None:
+    a = flat(run("a", "pytest", 1), run("b", "pytest", 0))
+    b = flat(run("b", "pytest", 0), run("a", "pytest", 1))
+    assert ev.fingerprint(a) == ev.fingerprint(list(a))
+    assert ev.fingerprint(a) != ev.fingerprint(b)
+    assert ev.fingerprint(a[:-1]) != ev.fingerprint(a)
