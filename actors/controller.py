@@ -1,0 +1,326 @@
+"""Completion controller: the per-task state machine at the agent's stop boundary.
+
+One instance serves one shard of sessions. For each ``turn_stopping`` it waits
+for the session's attachments to be parsed, takes the session's complete ledger,
+asks a reviewer, and turns the result into ``Deliver | Steer | Report`` through
+the pure :func:`~donecheck.actors.loop.next_action`.
+
+* A verdict is consumed exactly once: a repeated stop event with the same answer
+  returns the same action without a second review.
+* ``Cancel`` and a new user input bump the session's generation and cancel an
+  in-flight review; a late result for an old generation is discarded.
+* A review that fails or times out gives ``Report(unverified)`` — no loop, no pass.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from collections.abc import Awaitable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from donecheck.actors.loop import (
+    Limits,
+    TaskState,
+    card_of,
+    end_without_review,
+    ending_action,
+    is_trivial,
+    next_action,
+    progress_key,
+)
+from donecheck.actors.peers import LedgerPort, ReviewerPort
+from donecheck.runtime.clock import Clock, SystemClock
+from donecheck.runtime.config import Config
+from donecheck.runtime.errors import UnknownSessionError
+from donecheck.runtime.evidence import operations
+from donecheck.runtime.ids import new_id
+from donecheck.runtime.messages import (
+    Ack,
+    Cancel,
+    ControllerAction,
+    ControllerInbox,
+    Material,
+    MaterialRecorded,
+    NoVerdict,
+    Policy,
+    ReportCard,
+    ReportQuery,
+    ReviewRequest,
+    ReviewResult,
+    SessionClosed,
+    SessionOpened,
+    TurnStopping,
+    UserInput,
+    Verdict,
+    ViewRequest,
+)
+
+__all__ = ["CompletionController"]
+
+_HISTORY = 16  # finished tasks kept per session for report()
+
+
+@dataclass(slots=True)
+class _Session:
+    policy: Policy
+    limits: Limits
+    task: TaskState
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    generation: int = 0
+    last_answer: str | None = None
+    last_action: ControllerAction | None = None
+    inflight: asyncio.Task[tuple[ReviewResult, str]] | None = None
+    materials: list[asyncio.Task[None]] = field(default_factory=list)
+    history: list[TaskState] = field(default_factory=list)
+
+
+class CompletionController:
+    def __init__(
+        self,
+        *,
+        config: Config,
+        ledger: LedgerPort,
+        reviewer: ReviewerPort,
+        shard: int = 0,
+        clock: Clock | None = None,
+    ) -> None:
+        self.shard = shard
+        self._config = config
+        self._ledger = ledger
+        self._reviewer = reviewer
+        self._clock = clock or SystemClock()
+        self._limits = Limits(
+            max_rounds=config.max_rounds,
+            round_window_s=config.round_window_s,
+            trigger_min_chars=config.trigger_min_chars,
+        )
+        self._sessions: dict[str, _Session] = {}
+        self._stats = {"reviews": 0, "duplicates": 0, "discarded": 0, "unverified": 0}
+
+    # ------------------------------------------------------------------ inbox
+
+    async def handle(self, msg: ControllerInbox) -> ControllerAction | Ack | ReportCard:
+        match msg:
+            case TurnStopping():
+                return await self._turn_stopping(msg)
+            case SessionOpened():
+                return self._open(msg)
+            case UserInput():
+                return self._new_input(msg)
+            case Cancel():
+                return self._cancel(msg)
+            case ReportQuery():
+                return self._report(msg)
+            case SessionClosed():
+                card = self._report(ReportQuery(session_id=msg.session_id))
+                session = self._sessions.pop(msg.session_id)
+                self._invalidate(session)
+                return card
+        raise TypeError(f"the controller does not accept {type(msg).__name__}")
+
+    def attach_materials(
+        self, session_id: str, pending: Sequence[tuple[str, str, Awaitable[Material]]]
+    ) -> Ack:
+        """Record parsed attachments in the ledger as they arrive.
+
+        ``pending`` holds ``(sha256, declared name, awaitable)`` per attachment;
+        the awaitable is a Ray object ref of the parser's answer. A review of this
+        session waits for them, so it sees every material.
+        """
+        session = self._get(session_id)
+        for sha256, name, item in pending:
+            session.materials.append(
+                asyncio.ensure_future(self._record_material(session_id, sha256, name, item))
+            )
+        return Ack(session_id=session_id, detail=f"{len(pending)} attachment(s) pending")
+
+    def statistics(self) -> dict[str, Any]:
+        return {
+            "shard": self.shard,
+            "sessions": len(self._sessions),
+            "in_flight": sum(
+                1
+                for s in self._sessions.values()
+                if s.inflight is not None and not s.inflight.done()
+            ),
+            **self._stats,
+        }
+
+    # -------------------------------------------------------------- commands
+
+    def _get(self, session_id: str) -> _Session:
+        session = self._sessions.get(session_id)
+        if session is None:
+            raise UnknownSessionError(session_id)
+        return session
+
+    def _open(self, msg: SessionOpened) -> Ack:
+        if msg.session_id in self._sessions:
+            return Ack(session_id=msg.session_id, detail="already open")
+        self._sessions[msg.session_id] = _Session(
+            policy=msg.policy,
+            limits=self._limits.with_policy(msg.policy),
+            task=TaskState(
+                session_id=msg.session_id, request_id=msg.request_id, request=msg.request
+            ),
+        )
+        return Ack(session_id=msg.session_id, detail="opened")
+
+    def _invalidate(self, session: _Session) -> None:
+        session.generation += 1
+        session.last_answer = None
+        session.last_action = None
+        if session.inflight is not None and not session.inflight.done():
+            session.inflight.cancel()
+
+    def _new_input(self, msg: UserInput) -> Ack:
+        session = self._get(msg.session_id)
+        self._invalidate(session)
+        if session.task.end_reason is None and session.task.chain:
+            session.task = msgspec.structs.replace(session.task, end_reason="cancelled")
+        session.history = [*session.history, session.task][-_HISTORY:]
+        session.task = TaskState(
+            session_id=msg.session_id, request_id=msg.request_id, request=msg.text
+        )
+        return Ack(session_id=msg.session_id, detail=f"new task {msg.request_id}")
+
+    def _cancel(self, msg: Cancel) -> Ack:
+        session = self._get(msg.session_id)
+        in_flight = session.inflight is not None and not session.inflight.done()
+        self._invalidate(session)
+        if session.task.end_reason is None:
+            session.task, _ = end_without_review(
+                session.task, "cancelled", msg.reason, session.limits
+            )
+        return Ack(
+            session_id=msg.session_id,
+            detail="cancelled an in-flight review" if in_flight else "cancelled",
+        )
+
+    def _report(self, msg: ReportQuery) -> ReportCard:
+        session = self._get(msg.session_id)
+        task = session.task
+        if msg.request_id is not None and msg.request_id != task.request_id:
+            matches = [t for t in session.history if t.request_id == msg.request_id]
+            if not matches:
+                raise UnknownSessionError(msg.session_id, f"no task {msg.request_id!r}")
+            task = matches[-1]
+        return card_of(task, session.limits.max_rounds)
+
+    # ------------------------------------------------------------ the review
+
+    async def _turn_stopping(self, msg: TurnStopping) -> ControllerAction:
+        session = self._get(msg.session_id)
+        digest = hashlib.blake2b(msg.answer.encode("utf-8"), digest_size=16).hexdigest()
+        async with session.lock:
+            if session.last_answer == digest and session.last_action is not None:
+                self._stats["duplicates"] += 1
+                return session.last_action
+            action = await self._decide(session, msg)
+            session.last_answer = digest
+            session.last_action = action
+            return action
+
+    async def _decide(self, session: _Session, msg: TurnStopping) -> ControllerAction:
+        task, limits = session.task, session.limits
+        if task.end_reason is not None:
+            return ending_action(task, limits)
+        if not session.policy.review:
+            session.task, action = end_without_review(
+                task, "opted_out", "DoneCheck is turned off for this session.", limits
+            )
+            return action
+        if is_trivial(msg.answer, limits.trigger_min_chars):
+            session.task, action = end_without_review(
+                task,
+                "skipped",
+                f"Not reviewed: the answer is under {limits.trigger_min_chars} characters"
+                " and has no code.",
+                limits,
+            )
+            return action
+
+        generation = session.generation
+        review = asyncio.ensure_future(self._review(session, task, msg.answer))
+        session.inflight = review
+        try:
+            result, progress = await review
+        except asyncio.CancelledError:
+            if session.generation == generation:
+                raise
+            result = None
+        finally:
+            session.inflight = None
+        if result is None or session.generation != generation:
+            # cancelled or superseded while the review ran: its result is void
+            self._stats["discarded"] += 1
+            return ending_action(session.task, limits)
+        self._stats["reviews"] += 1
+        if isinstance(result, NoVerdict):
+            self._stats["unverified"] += 1
+        session.task, action = next_action(
+            task, result, limits, now=self._clock.monotonic(), progress=progress
+        )
+        return action
+
+    async def _review(
+        self, session: _Session, task: TaskState, answer: str
+    ) -> tuple[ReviewResult, str]:
+        review_id = new_id("rv-")
+        if session.materials:
+            await asyncio.gather(*session.materials, return_exceptions=True)
+        view = await self._ledger.view(ViewRequest(session_id=task.session_id))
+        request = ReviewRequest(
+            review_id=review_id,
+            session_id=task.session_id,
+            request_id=task.request_id,
+            request=task.request,
+            answer=answer,
+            answer_label=task.next_label,
+            entries=view.entries,
+            fingerprint=view.fingerprint,
+            round=task.rounds_used,
+        )
+        timeout = self._config.aux_call_timeout_s + 5.0
+        try:
+            result = await asyncio.wait_for(self._reviewer.review(request), timeout)
+        except TimeoutError:
+            result = NoVerdict(
+                review_id=review_id, reason=f"the review timed out after {timeout:g} s"
+            )
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # the reviewer actor died or raised
+            result = NoVerdict(
+                review_id=review_id, reason=f"the review failed: {type(exc).__name__}: {exc}"
+            )
+        findings = result.findings if isinstance(result, Verdict) else ()
+        return result, progress_key(findings, operations(view.entries))
+
+    async def _record_material(
+        self, session_id: str, sha256: str, name: str, pending: Awaitable[Material]
+    ) -> None:
+        try:
+            material = await pending
+        except Exception as exc:  # the parser crashed: say so, never drop the attachment
+            material = Material(
+                sha256=sha256,
+                declared_name=name,
+                detected_type="unknown",
+                status="failed",
+                reason=f"crashed: {type(exc).__name__}: {exc}",
+            )
+        await self._ledger.append(
+            [
+                MaterialRecorded(
+                    session_id=session_id,
+                    material=material,
+                    at=self._clock.now(),
+                    event_id=f"material-{session_id}-{sha256}",
+                )
+            ]
+        )

@@ -1,0 +1,336 @@
+"""The controller with in-process peers (same classes as in a deployment) and a fake clock."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+
+from donecheck.actors.controller import CompletionController
+from donecheck.actors.ledger import EvidenceLedger
+from donecheck.actors.peers import LocalLedgers, LocalReviewers
+from donecheck.actors.reviewer import Reviewer
+from donecheck.runtime.clock import FakeClock
+from donecheck.runtime.config import Config
+from donecheck.runtime.errors import UnknownSessionError
+from donecheck.runtime.messages import (
+    Cancel,
+    Deliver,
+    Material,
+    NoVerdict,
+    Policy,
+    Report,
+    ReportQuery,
+    ReviewRequest,
+    ReviewResult,
+    SessionClosed,
+    SessionOpened,
+    Steer,
+    ToolCall,
+    ToolResult,
+    TurnStopping,
+    UserInput,
+    ViewRequest,
+)
+
+CLAIM = "I fixed add() in calc.py and all tests pass now; nothing else changed in the repo."
+
+
+class GatedReviewer:
+    """Holds every review until ``gate`` is set (to cancel one in flight)."""
+
+    def __init__(self) -> None:
+        self.gate = asyncio.Event()
+        self.started = asyncio.Event()
+        self.calls = 0
+
+    async def review(self, request: ReviewRequest) -> ReviewResult:
+        self.calls += 1
+        self.started.set()
+        await self.gate.wait()
+        return await Reviewer().review(request)
+
+
+class FailingReviewer:
+    async def review(self, request: ReviewRequest) -> ReviewResult:
+        raise ConnectionError("reviewer actor died")
+
+
+class CountingReviewer(Reviewer):
+    calls = 0
+
+    async def review(self, request: ReviewRequest) -> ReviewResult:
+        CountingReviewer.calls += 1
+        return await super().review(request)
+
+
+def make(
+    reviewer: Any = None, **config: Any
+) -> tuple[CompletionController, LocalLedgers, FakeClock]:
+    clock = FakeClock()
+    ledgers = LocalLedgers([EvidenceLedger(0), EvidenceLedger(1)])
+    controller = CompletionController(
+        config=Config(**config),
+        ledger=ledgers,
+        reviewer=reviewer or LocalReviewers([Reviewer()]),
+        clock=clock,
+    )
+    return controller, ledgers, clock
+
+
+def run(coro_fn: Callable[[], Awaitable[None]]) -> None:
+    asyncio.run(coro_fn())
+
+
+async def open_session(
+    c: CompletionController, ledgers: LocalLedgers, sid: str = "s1", policy: Policy | None = None
+) -> None:
+    opened = SessionOpened(
+        session_id=sid, request_id="r1", request="Fix add() in calc.py", policy=policy or Policy()
+    )
+    await ledgers.append([opened])
+    await c.handle(opened)
+
+
+async def pytest_run(ledgers: LocalLedgers, call_id: str, exit_code: int, sid: str = "s1") -> None:
+    await ledgers.append(
+        [
+            ToolCall(
+                session_id=sid,
+                call_id=call_id,
+                name="bash",
+                arguments={"command": "pytest"},
+                event_id=f"{call_id}-c",
+            ),
+            ToolResult(
+                session_id=sid,
+                call_id=call_id,
+                output="",
+                exit_code=exit_code,
+                event_id=f"{call_id}-r",
+            ),
+        ]
+    )
+
+
+def test_fix_then_pass() -> None:
+    async def body() -> None:
+        c, ledgers, clock = make()
+        await open_session(c, ledgers)
+        await pytest_run(ledgers, "a", 1)
+        first = await c.handle(TurnStopping(session_id="s1", answer=CLAIM))
+        assert isinstance(first, Steer) and first.round == 1
+        await pytest_run(ledgers, "b", 0)
+        clock.advance(30)
+        second = await c.handle(TurnStopping(session_id="s1", answer=CLAIM + " [DoneCheck A2]"))
+        assert isinstance(second, Deliver)
+        assert [f"{x.label} {x.decision}" for x in second.report.chain] == [
+            "A1 need_fix",
+            "A2 pass",
+        ]
+
+    run(body)
+
+
+def test_duplicate_stop_event_reviews_once() -> None:
+    async def body() -> None:
+        CountingReviewer.calls = 0
+        c, ledgers, _ = make(LocalReviewers([CountingReviewer()]))
+        await open_session(c, ledgers)
+        await pytest_run(ledgers, "a", 1)
+        stop = TurnStopping(session_id="s1", answer=CLAIM)
+        first, second = await asyncio.gather(c.handle(stop), c.handle(stop))
+        third = await c.handle(stop)
+        assert first == second == third
+        assert CountingReviewer.calls == 1
+        assert c.statistics()["duplicates"] == 2
+
+    run(body)
+
+
+def test_trivial_answer_is_skipped_and_opt_out_delivers() -> None:
+    async def body() -> None:
+        c, ledgers, _ = make()
+        await open_session(c, ledgers)
+        action = await c.handle(TurnStopping(session_id="s1", answer="Done."))
+        assert isinstance(action, Deliver) and action.report.decision == "skipped"
+        await open_session(c, ledgers, "s2", Policy(review=False))
+        action = await c.handle(TurnStopping(session_id="s2", answer=CLAIM))
+        assert isinstance(action, Deliver) and action.report.end_reason == "opted_out"
+
+    run(body)
+
+
+def test_failed_review_is_unverified_not_pass_not_loop() -> None:
+    async def body() -> None:
+        c, ledgers, _ = make(FailingReviewer())
+        await open_session(c, ledgers)
+        action = await c.handle(TurnStopping(session_id="s1", answer=CLAIM))
+        assert isinstance(action, Report) and action.reason == "unverified"
+        assert "reviewer actor died" in action.report.notes[-1]
+
+    run(body)
+
+
+def test_cancel_stops_an_in_flight_review_and_discards_it() -> None:
+    async def body() -> None:
+        gated = GatedReviewer()
+        c, ledgers, _ = make(gated)
+        await open_session(c, ledgers)
+        await pytest_run(ledgers, "a", 1)
+        stopping = asyncio.ensure_future(c.handle(TurnStopping(session_id="s1", answer=CLAIM)))
+        await gated.started.wait()
+        ack = await c.handle(Cancel(session_id="s1"))
+        assert ack.detail == "cancelled an in-flight review"
+        action = await asyncio.wait_for(stopping, 1)
+        assert isinstance(action, Report) and action.reason == "cancelled"
+        gated.gate.set()
+        card = await c.handle(ReportQuery(session_id="s1"))
+        assert card.end_reason == "cancelled" and card.chain == ()
+        assert c.statistics()["discarded"] == 1
+
+    run(body)
+
+
+def test_new_input_invalidates_a_pending_steer() -> None:
+    async def body() -> None:
+        c, ledgers, _ = make()
+        await open_session(c, ledgers)
+        await pytest_run(ledgers, "a", 1)
+        assert isinstance(await c.handle(TurnStopping(session_id="s1", answer=CLAIM)), Steer)
+        await c.handle(UserInput(session_id="s1", request_id="r2", text="Now add mul()."))
+        card = await c.handle(ReportQuery(session_id="s1"))
+        assert card.request_id == "r2" and card.chain == ()
+        old = await c.handle(ReportQuery(session_id="s1", request_id="r1"))
+        assert old.end_reason == "cancelled"
+        # the same answer text is reviewed again for the new task, not replayed
+        await pytest_run(ledgers, "b", 0)
+        action = await c.handle(TurnStopping(session_id="s1", answer=CLAIM))
+        assert isinstance(action, Deliver) and action.request_id == "r2"
+
+    run(body)
+
+
+def test_round_limit_from_policy() -> None:
+    async def body() -> None:
+        c, ledgers, _ = make()
+        await open_session(c, ledgers, policy=Policy(max_rounds=1))
+        for n in range(3):
+            await pytest_run(ledgers, f"x{n}", 1)
+            await ledgers.append(
+                [
+                    ToolCall(
+                        session_id="s1",
+                        call_id=f"w{n}",
+                        name="write_file",
+                        arguments={"path": "calc.py", "content": str(n)},
+                    )
+                ]
+            )
+            action = await c.handle(TurnStopping(session_id="s1", answer=CLAIM + str(n)))
+            if isinstance(action, Report):
+                break
+        assert isinstance(action, Report) and action.reason == "round_limit"
+        assert action.report.rounds_used == 1
+
+    run(body)
+
+
+def test_no_progress_stops_early() -> None:
+    async def body() -> None:
+        c, ledgers, _ = make()
+        await open_session(c, ledgers)
+        await pytest_run(ledgers, "a", 1)
+        assert isinstance(await c.handle(TurnStopping(session_id="s1", answer=CLAIM)), Steer)
+        await pytest_run(ledgers, "b", 1)  # re-ran, same failure, nothing edited
+        action = await c.handle(TurnStopping(session_id="s1", answer=CLAIM + " Really."))
+        assert isinstance(action, Report) and action.reason == "no_progress"
+
+    run(body)
+
+
+def test_time_window_with_fake_clock() -> None:
+    async def body() -> None:
+        c, ledgers, clock = make()
+        await open_session(c, ledgers)
+        await pytest_run(ledgers, "a", 1)
+        assert isinstance(await c.handle(TurnStopping(session_id="s1", answer=CLAIM)), Steer)
+        await ledgers.append(
+            [
+                ToolCall(
+                    session_id="s1",
+                    call_id="w",
+                    name="write_file",
+                    arguments={"path": "calc.py", "content": "y"},
+                )
+            ]
+        )
+        await pytest_run(ledgers, "b", 1)
+        clock.advance(301)
+        action = await c.handle(TurnStopping(session_id="s1", answer=CLAIM + " Again."))
+        assert isinstance(action, Report) and action.reason == "time_limit"
+
+    run(body)
+
+
+def test_materials_reach_the_ledger_before_the_review() -> None:
+    async def body() -> None:
+        c, ledgers, _ = make()
+        await open_session(c, ledgers)
+
+        async def parsed() -> Material:
+            await asyncio.sleep(0.01)
+            return Material(
+                sha256="sha256:1",
+                declared_name="a.txt",
+                detected_type="text/plain",
+                status="parsed",
+            )
+
+        async def crashed() -> Material:
+            raise RuntimeError("parser process died")
+
+        c.attach_materials(
+            "s1", [("sha256:1", "a.txt", parsed()), ("sha256:2", "b.pdf", crashed())]
+        )
+        await c.handle(TurnStopping(session_id="s1", answer=CLAIM))
+        view = await ledgers.view(ViewRequest(session_id="s1"))
+        materials = [e.event.material for e in view.entries if hasattr(e.event, "material")]
+        assert sorted((m.declared_name, m.status) for m in materials) == [
+            ("a.txt", "parsed"),
+            ("b.pdf", "failed"),
+        ]
+        assert "parser process died" in next(m.reason for m in materials if m.status == "failed")
+
+    run(body)
+
+
+def test_unknown_and_closed_sessions() -> None:
+    async def body() -> None:
+        c, ledgers, _ = make()
+        with pytest.raises(UnknownSessionError):
+            await c.handle(TurnStopping(session_id="nope", answer=CLAIM))
+        await open_session(c, ledgers)
+        card = await c.handle(SessionClosed(session_id="s1"))
+        assert card.session_id == "s1"
+        with pytest.raises(UnknownSessionError):
+            await c.handle(ReportQuery(session_id="s1"))
+
+    run(body)
+
+
+def test_no_verdict_result_passes_through() -> None:
+    class Unparseable:
+        async def review(self, request: ReviewRequest) -> ReviewResult:
+            return NoVerdict(review_id=request.review_id, reason="unparseable", raw_text="???")
+
+    async def body() -> None:
+        c, ledgers, _ = make(Unparseable())
+        await open_session(c, ledgers)
+        action = await c.handle(TurnStopping(session_id="s1", answer=CLAIM))
+        assert isinstance(action, Report) and action.reason == "unverified"
+        assert action.report.raw_reviews == ("???",)
+
+    run(body)

@@ -1,0 +1,194 @@
+"""next_action as a table: (state, result, limits, time, progress) → (state, action)."""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+
+from donecheck.actors.loop import Limits, TaskState, is_trivial, next_action, progress_key
+from donecheck.runtime.messages import (
+    AnswerLink,
+    Deliver,
+    Finding,
+    NoVerdict,
+    Operation,
+    Report,
+    Steer,
+    Verdict,
+)
+
+FIX = Finding(
+    requirement="`pytest` passes",
+    problem="failed",
+    evidence=("E2",),
+    recheck="rerun",
+    rule="failed_check",
+)
+NEED = Finding(requirement="claim backed", problem="no run", rule="unproven_claim")
+LIMITS = Limits(max_rounds=2, round_window_s=300.0)
+
+
+def state(**kw: object) -> TaskState:
+    base = TaskState(session_id="s", request_id="r", request="Fix the add() bug")
+    return msgspec.structs.replace(base, **kw)
+
+
+def verdict(decision: str, *findings: Finding) -> Verdict:
+    return Verdict(review_id="rv", decision=decision, findings=findings)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("before", "result", "now", "progress", "action", "end", "rounds"),
+    [
+        # first review
+        (state(), verdict("pass"), 0.0, "p", Deliver, "pass", 0),
+        (state(), verdict("need_fix", FIX), 0.0, "p", Steer, None, 1),
+        (state(), verdict("need_evidence", NEED), 0.0, "p", Steer, None, 1),
+        (state(), verdict("blocked"), 0.0, "p", Report, "blocked", 0),
+        (state(), NoVerdict(review_id="rv", reason="timeout"), 0.0, "p", Report, "unverified", 0),
+        # later rounds
+        (
+            state(
+                rounds_used=1,
+                first_review_at=0.0,
+                last_progress="a",
+                chain=(AnswerLink(label="A1", decision="need_fix"),),
+            ),
+            verdict("pass"),
+            60.0,
+            "b",
+            Deliver,
+            "pass",
+            1,
+        ),
+        (
+            state(
+                rounds_used=1,
+                first_review_at=0.0,
+                last_progress="a",
+                chain=(AnswerLink(label="A1", decision="need_fix"),),
+            ),
+            verdict("need_fix", FIX),
+            60.0,
+            "b",
+            Steer,
+            None,
+            2,
+        ),
+        # round limit: 2 rounds after the first review were used
+        (
+            state(rounds_used=2, first_review_at=0.0, last_progress="a"),
+            verdict("need_fix", FIX),
+            60.0,
+            "b",
+            Report,
+            "round_limit",
+            2,
+        ),
+        # time window: no round starts 300 s after the first review
+        (
+            state(rounds_used=1, first_review_at=0.0, last_progress="a"),
+            verdict("need_fix", FIX),
+            300.0,
+            "b",
+            Report,
+            "time_limit",
+            1,
+        ),
+        (
+            state(rounds_used=1, first_review_at=0.0, last_progress="a"),
+            verdict("need_fix", FIX),
+            299.9,
+            "b",
+            Steer,
+            None,
+            2,
+        ),
+        # same findings, unchanged evidence
+        (
+            state(rounds_used=1, first_review_at=0.0, last_progress="same"),
+            verdict("need_fix", FIX),
+            10.0,
+            "same",
+            Report,
+            "no_progress",
+            1,
+        ),
+        # a failed review never loops and never passes, whatever round
+        (
+            state(rounds_used=1, first_review_at=0.0),
+            NoVerdict(review_id="rv", reason="500"),
+            10.0,
+            "x",
+            Report,
+            "unverified",
+            1,
+        ),
+    ],
+)
+def test_next_action(before, result, now, progress, action, end, rounds) -> None:
+    after, act = next_action(before, result, LIMITS, now=now, progress=progress)
+    assert type(act) is action
+    assert after.end_reason == end
+    assert after.rounds_used == rounds
+    assert act.report.end_reason == end
+    assert after.chain[-1].label == f"A{len(before.chain) + 1}"
+
+
+def test_zero_rounds_reports_at_once() -> None:
+    _, act = next_action(state(), verdict("need_fix", FIX), Limits(max_rounds=0), 0.0, "p")
+    assert isinstance(act, Report) and act.reason == "round_limit"
+
+
+def test_chain_and_card() -> None:
+    s1, a1 = next_action(state(), verdict("need_fix", FIX), LIMITS, 0.0, "a")
+    _, a2 = next_action(s1, verdict("pass"), LIMITS, 30.0, "b")
+    assert [f"{c.label} {c.decision}" for c in a2.report.chain] == ["A1 need_fix", "A2 pass"]
+    assert a2.report.rounds_used == 1 and a2.report.decision == "pass"
+    assert isinstance(a1, Steer) and a1.round == 1
+
+
+def test_steer_message_is_a_checklist_from_donecheck() -> None:
+    _, act = next_action(state(), verdict("need_fix", FIX, NEED), LIMITS, 0.0, "p")
+    assert isinstance(act, Steer)
+    text = act.message
+    assert "from DoneCheck, not from the user" in text
+    assert "Fix the add() bug" in text  # keeps the task
+    assert "grants no new permissions" in text
+    assert "[DoneCheck A2]" in text  # round marker for what the agent adds
+    assert "Fix these defects" in text and "Gather this evidence" in text
+    assert "E2" in text and "rerun" in text
+
+
+def test_need_evidence_does_not_presume_a_defect() -> None:
+    _, act = next_action(state(), verdict("need_evidence", NEED), LIMITS, 0.0, "p")
+    assert isinstance(act, Steer)
+    assert "Fix these defects" not in act.message
+    assert "does not mean the implementation is wrong" in act.message
+
+
+@pytest.mark.parametrize(
+    ("answer", "trivial"),
+    [
+        ("Done.", True),
+        ("x" * 59, True),
+        ("x" * 60, False),
+        ("`ls`", False),
+        ("```\ncode\n```", False),
+        ("   " + "y" * 10 + "   ", True),
+    ],
+)
+def test_is_trivial(answer: str, trivial: bool) -> None:
+    assert is_trivial(answer, 60) is trivial
+
+
+def test_progress_key_compares_latest_result_per_operation() -> None:
+    def op(ok: bool, seq: int) -> Operation:
+        return Operation(key="shell:pytest", tool="bash", call_seq=seq, ok=ok)
+
+    failed_then_passed = progress_key([FIX], [op(False, 1), op(True, 3)])
+    passed_then_failed = progress_key([FIX], [op(True, 1), op(False, 3)])
+    failed_twice = progress_key([FIX], [op(False, 1), op(False, 3)])
+    assert failed_then_passed != passed_then_failed
+    assert passed_then_failed == failed_twice == progress_key([FIX], [op(False, 9)])
+    assert progress_key([FIX], []) != progress_key([NEED], [])
