@@ -1,0 +1,264 @@
+"""The entry point: start (or attach to) a deployment and open sessions on it.
+
+>>> dc = DoneCheck.start()                      # embedded local Ray instance
+>>> dc = DoneCheck.start(address="auto")        # the running cluster on this node
+>>> dc = DoneCheck.start(address="ray://head:10001")
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Sequence
+from typing import Any
+
+from donecheck.actors.deploy import Deployment, deploy
+from donecheck.runtime.attachments import Loaded, load_attachment
+from donecheck.runtime.clock import Clock, SystemClock
+from donecheck.runtime.config import Config, load_config
+from donecheck.runtime.errors import DeploymentError
+from donecheck.runtime.ids import new_id
+from donecheck.runtime.messages import (
+    AttachmentRef,
+    ImageRef,
+    ImageRole,
+    LedgerEvent,
+    Material,
+    MaterialRecorded,
+    ParseRequest,
+    Policy,
+    ReportQuery,
+    SessionOpened,
+)
+from donecheck.runtime.remote import aget, get
+from donecheck.runtime.session import AsyncSession, Session
+
+__all__ = ["DoneCheck"]
+
+log = logging.getLogger("donecheck")
+
+
+def _init_ray(address: str | None, config: Config) -> bool:
+    """Connect to Ray (or start it). Returns whether this call started Ray."""
+    import ray
+
+    if ray.is_initialized():
+        return False
+    # Ray's own log lines stay out of the host's output; actors' prints too.
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    kwargs: dict[str, Any] = {
+        "namespace": config.namespace,
+        "logging_level": logging.ERROR,
+        "log_to_driver": False,
+    }
+    if address is None:
+        kwargs.update(include_dashboard=False, num_cpus=config.num_cpus)
+    else:
+        kwargs["address"] = address
+    try:
+        ray.init(**kwargs)
+    except (ConnectionError, RuntimeError, ValueError) as exc:
+        where = address or "a new local instance"
+        raise DeploymentError(f"could not start or reach Ray at {where}: {exc}") from exc
+    return address is None
+
+
+class DoneCheck:
+    """A handle to a running DoneCheck deployment (its actors on Ray)."""
+
+    def __init__(
+        self, deployment: Deployment, *, started_ray: bool = False, clock: Clock | None = None
+    ) -> None:
+        self.deployment = deployment
+        self.clock: Clock = clock or SystemClock()
+        self._started_ray = started_ray
+        self._stopped = False
+
+    @classmethod
+    def start(
+        cls, address: str | None = None, *, config: Config | None = None, **overrides: Any
+    ) -> DoneCheck:
+        """Start DoneCheck, or attach to the one already running.
+
+        ``address=None`` uses the Ray instance this process is connected to, or
+        starts an embedded local one. ``"auto"`` connects to the cluster running
+        on this node; ``"ray://host:port"`` to a remote cluster (DoneCheck must
+        be installed on its nodes). Actors are created in ``config.namespace``;
+        if they exist already, this driver attaches to them and adopts their
+        layout. On a cluster the actors are detached and outlive this driver.
+        """
+        config = config or load_config(**overrides)
+        started = _init_ray(address, config)
+        try:
+            deployment = deploy(config, detached=address is not None)
+        except Exception as exc:
+            if started:
+                import ray
+
+                ray.shutdown()
+            raise DeploymentError(f"could not deploy DoneCheck's actors: {exc}") from exc
+        return cls(deployment, started_ray=started)
+
+    @property
+    def config(self) -> Config:
+        return self.deployment.config
+
+    def __enter__(self) -> DoneCheck:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.shutdown()
+
+    # -------------------------------------------------------------- sessions
+
+    def _prepare(
+        self,
+        request: str,
+        attachments: Sequence[object],
+        images: Sequence[object],
+        policy: Policy | None,
+        session_id: str | None,
+    ) -> tuple[SessionOpened, list[LedgerEvent], list[tuple[str, str, Any]]]:
+        """The opening message, failed materials to record now, and parse jobs."""
+        config = self.config
+        session_id = session_id or new_id("s-")
+        loaded_files = [
+            load_attachment(a, i, config.max_attachment_bytes) for i, a in enumerate(attachments)
+        ]
+        loaded_images = [
+            load_attachment(a, i, config.max_attachment_bytes) for i, a in enumerate(images)
+        ]
+        opened = SessionOpened(
+            session_id=session_id,
+            request_id=new_id("rq-"),
+            request=request,
+            attachments=tuple(
+                AttachmentRef(
+                    sha256=f.sha256, name=f.name, size=len(f.data), media_type=f.media_type
+                )
+                for f in loaded_files
+            ),
+            images=tuple(
+                ImageRef(sha256=f.sha256, name=f.name, size=len(f.data), media_type=f.media_type)
+                for f in loaded_images
+            ),
+            policy=policy or Policy(),
+            at=self.clock.now(),
+            event_id=new_id("ev-"),
+        )
+        now_events: list[LedgerEvent] = [opened]
+        jobs: list[tuple[str, str, Any]] = []
+        roles: list[tuple[Loaded, ImageRole | None]] = [(f, None) for f in loaded_files]
+        roles += [(f, "reference") for f in loaded_images]
+        for item, role in roles:
+            if item.too_large:
+                now_events.append(self._too_large(session_id, item, config.max_attachment_bytes))
+                continue
+            parser = self.deployment.parser_for(item.sha256)
+            request_msg = ParseRequest(
+                sha256=item.sha256, declared_name=item.name, size=len(item.data), role=role
+            )
+            jobs.append((item.sha256, item.name, parser.parse.remote(request_msg, item.data)))
+        return opened, now_events, jobs
+
+    def _too_large(self, session_id: str, item: Loaded, limit: int) -> MaterialRecorded:
+        return MaterialRecorded(
+            session_id=session_id,
+            material=Material(
+                sha256=item.sha256,
+                declared_name=item.name,
+                detected_type="unknown",
+                status="failed",
+                reason=f"larger than the {limit} byte attachment limit; not read",
+            ),
+            at=self.clock.now(),
+            event_id=f"material-{session_id}-{item.sha256}",
+        )
+
+    def open_session(
+        self,
+        request: str,
+        *,
+        attachments: Sequence[object] = (),
+        images: Sequence[object] = (),
+        policy: Policy | None = None,
+        session_id: str | None = None,
+    ) -> Session:
+        """Open a session with the user's first request.
+
+        ``attachments`` and ``images`` are paths, bytes, or ``(name, bytes)``
+        pairs; they are parsed in parallel on the parser pool while the agent
+        works, and every review waits for them.
+        """
+        opened, events, jobs = self._prepare(request, attachments, images, policy, session_id)
+        deployment, timeout = self.deployment, self.config.call_timeout_s
+        ledger = deployment.ledger_for(opened.session_id)
+        controller = deployment.controller_for(opened.session_id)
+        get(
+            [ledger.append.remote(events), controller.handle.remote(opened)],
+            actor="ledger/controller",
+            timeout_s=timeout,
+        )
+        if jobs:
+            get(
+                controller.attach_materials.remote(opened.session_id, jobs),
+                actor="controller",
+                timeout_s=timeout,
+            )
+        return Session(self, opened.session_id, opened.request_id)
+
+    async def open_session_async(
+        self,
+        request: str,
+        *,
+        attachments: Sequence[object] = (),
+        images: Sequence[object] = (),
+        policy: Policy | None = None,
+        session_id: str | None = None,
+    ) -> AsyncSession:
+        """:meth:`open_session` for an event loop."""
+        opened, events, jobs = self._prepare(request, attachments, images, policy, session_id)
+        deployment, timeout = self.deployment, self.config.call_timeout_s
+        ledger = deployment.ledger_for(opened.session_id)
+        controller = deployment.controller_for(opened.session_id)
+        appended = ledger.append.remote(events)
+        opened_ref = controller.handle.remote(opened)
+        await aget(appended, actor="ledger", timeout_s=timeout)
+        await aget(opened_ref, actor="controller", timeout_s=timeout)
+        if jobs:
+            await aget(
+                controller.attach_materials.remote(opened.session_id, jobs),
+                actor="controller",
+                timeout_s=timeout,
+            )
+        return AsyncSession(self, opened.session_id, opened.request_id)
+
+    def session(self, session_id: str) -> Session:
+        """A handle to a session opened elsewhere (another process, an earlier call)."""
+        controller = self.deployment.controller_for(session_id)
+        card = get(
+            controller.handle.remote(ReportQuery(session_id=session_id)),
+            actor="controller",
+            timeout_s=self.config.call_timeout_s,
+        )
+        return Session(self, session_id, card.request_id)
+
+    # ------------------------------------------------------------ operations
+
+    def statistics(self) -> dict[str, Any]:
+        """Each actor's ``statistics()``: sessions, events, reviews, in flight, cache hits."""
+        return self.deployment.statistics(self.config.call_timeout_s)
+
+    def shutdown(self, *, stop_deployment: bool = False) -> None:
+        """Disconnect. An embedded Ray instance this handle started is stopped with
+        its actors; on a cluster the deployment keeps running for other drivers
+        unless ``stop_deployment=True``."""
+        if self._stopped:
+            return
+        self._stopped = True
+        import ray
+
+        if stop_deployment:
+            self.deployment.kill()
+        if self._started_ray:
+            ray.shutdown()

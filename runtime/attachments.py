@@ -1,0 +1,64 @@
+"""What a user may pass as an attachment or image, turned into content-addressed refs."""
+
+from __future__ import annotations
+
+import hashlib
+import mimetypes
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeAlias
+
+from donecheck.runtime.errors import AttachmentError
+from donecheck.runtime.ids import sha256_ref
+
+__all__ = ["AttachmentInput", "Loaded", "load_attachment"]
+
+AttachmentInput: TypeAlias = "str | os.PathLike[str] | bytes | tuple[str, bytes]"
+"""A path, raw bytes (named ``attachment-<n>``), or ``(name, bytes)``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    name: str
+    data: bytes
+    sha256: str
+    media_type: str | None
+    too_large: bool = False
+
+
+def load_attachment(item: object, index: int, max_bytes: int) -> Loaded:
+    """Read one attachment input. A file over ``max_bytes`` is not read: it is
+    marked ``too_large`` so the session records it as a failed material."""
+    if isinstance(item, tuple) and len(item) == 2 and isinstance(item[1], bytes | bytearray):
+        name, data = str(item[0]), bytes(item[1])
+    elif isinstance(item, bytes | bytearray):
+        name, data = f"attachment-{index + 1}", bytes(item)
+    elif isinstance(item, str | os.PathLike):
+        path = Path(item)
+        try:
+            size = path.stat().st_size
+            if not path.is_file():
+                raise AttachmentError(str(path), "not a regular file")
+            if size > max_bytes:  # hashed in chunks, never held in memory
+                return Loaded(path.name, b"", _hash_file(path), None, too_large=True)
+            data = path.read_bytes()
+        except FileNotFoundError:
+            raise AttachmentError(str(path), "no such file") from None
+        except PermissionError:
+            raise AttachmentError(str(path), "permission denied") from None
+        name = path.name
+    else:
+        raise AttachmentError(repr(item)[:60], "expected a path, bytes, or a (name, bytes) pair")
+    if len(data) > max_bytes:
+        return Loaded(name, b"", sha256_ref(data), None, too_large=True)
+    media_type, _ = mimetypes.guess_type(name, strict=False)
+    return Loaded(name, data, sha256_ref(data), media_type)
+
+
+def _hash_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        while chunk := handle.read(1 << 20):
+            digest.update(chunk)
+    return "sha256:" + digest.hexdigest()

@@ -1,0 +1,332 @@
+"""Sessions: what an agent host calls while its agent works, sync and async.
+
+A session records what the agent did (tool calls, results, file snapshots) in
+its ledger shard and asks its controller shard what to do when the agent is
+about to stop::
+
+    session.tool_call("run_command", {"command": "pytest -q"}, call_id="c1")
+    session.tool_result("c1", output=out, exit_code=1)
+    action = session.turn_stopping(answer)   # Deliver | Steer | Report
+
+:class:`Session` blocks; :class:`AsyncSession` has the same methods as
+coroutines. Both build the same messages (in :class:`_SessionBase`) and differ
+only in how they wait.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from donecheck.runtime.errors import SessionClosedError
+from donecheck.runtime.ids import new_id
+from donecheck.runtime.messages import (
+    Ack,
+    AppendAck,
+    Cancel,
+    ControllerAction,
+    ControllerInbox,
+    FileSnapshot,
+    LedgerEvent,
+    ReportCard,
+    ReportQuery,
+    SessionClosed,
+    ToolCall,
+    ToolResult,
+    TurnStopping,
+    UserInput,
+)
+from donecheck.runtime.remote import aget, get
+
+if TYPE_CHECKING:
+    from donecheck.runtime.api import DoneCheck
+
+__all__ = ["AsyncSession", "Session", "bound_output"]
+
+
+def bound_output(text: str, limit: int) -> tuple[str, bool]:
+    """Keep a tool output within ``limit`` characters: a quarter from the head,
+    the rest from the tail (where runners print their summaries)."""
+    if len(text) <= limit:
+        return text, False
+    head = limit // 4
+    tail = limit - head
+    cut = len(text) - head - tail
+    return f"{text[:head]}\n… [{cut} characters cut by DoneCheck] …\n{text[-tail:]}", True
+
+
+class _SessionBase:
+    def __init__(self, app: DoneCheck, session_id: str, request_id: str) -> None:
+        self._app = app
+        self.session_id = session_id
+        self.request_id = request_id
+        deployment = app.deployment
+        self._ledger = deployment.ledger_for(session_id)
+        self._controller = deployment.controller_for(session_id)
+        self._snapshot_paths: set[str] = set()
+        self._closed = False
+
+    def __repr__(self) -> str:
+        state = "closed" if self._closed else "open"
+        return f"<{type(self).__name__} {self.session_id} {state}>"
+
+    # ------------------------------------------------------------- builders
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise SessionClosedError(self.session_id)
+
+    def _stamp(self) -> dict[str, Any]:
+        return {
+            "session_id": self.session_id,
+            "at": self._app.clock.now(),
+            "event_id": new_id("ev-"),
+        }
+
+    def tool_call_event(
+        self, name: str, arguments: dict[str, Any] | str | None = None, call_id: str | None = None
+    ) -> ToolCall:
+        """Build a tool-call event without recording it (to batch with :meth:`record`)."""
+        if not name:
+            raise ValueError("a tool call needs the tool's name")
+        return ToolCall(
+            call_id=call_id or new_id("call-"),
+            name=name,
+            arguments=arguments if arguments is not None else {},
+            **self._stamp(),
+        )
+
+    def tool_result_event(
+        self, call_id: str, output: str = "", ok: bool | None = None, exit_code: int | None = None
+    ) -> ToolResult:
+        """Build a tool-result event (output bounded) without recording it."""
+        text, truncated = bound_output(output, self._app.config.max_tool_output_chars)
+        return ToolResult(
+            call_id=call_id,
+            output=text,
+            ok=ok,
+            exit_code=exit_code,
+            truncated=truncated,
+            **self._stamp(),
+        )
+
+    def _snapshot(self, path: str | os.PathLike[str]) -> FileSnapshot | None:
+        """A snapshot of ``path`` as it is now, or ``None`` past the target limit."""
+        target = os.path.abspath(path)
+        config = self._app.config
+        if target not in self._snapshot_paths:
+            if len(self._snapshot_paths) >= config.snapshot_max_targets:
+                return None
+            self._snapshot_paths.add(target)
+        file = Path(target)
+        try:
+            stat = file.stat()
+        except FileNotFoundError:
+            return FileSnapshot(path=target, exists=False, **self._stamp())
+        digest: str | None = None
+        if stat.st_size <= config.snapshot_hash_max_bytes and file.is_file():
+            sha = hashlib.sha256()
+            with file.open("rb") as handle:
+                while chunk := handle.read(1 << 20):
+                    sha.update(chunk)
+            digest = "sha256:" + sha.hexdigest()
+        return FileSnapshot(
+            path=target, sha256=digest, size=stat.st_size, mtime=stat.st_mtime, **self._stamp()
+        )
+
+    def _append_ref(self, events: Sequence[LedgerEvent]) -> Any:
+        self._check_open()
+        wrong = [e for e in events if e.session_id != self.session_id]
+        if wrong:
+            raise ValueError(
+                f"event for session {wrong[0].session_id!r} recorded in {self.session_id!r}"
+            )
+        return self._ledger.append.remote(list(events))
+
+    def _ask_ref(self, msg: ControllerInbox) -> Any:
+        self._check_open()
+        return self._controller.handle.remote(msg)
+
+    def _stopping(self, answer: str) -> TurnStopping:
+        return TurnStopping(session_id=self.session_id, answer=answer, at=self._app.clock.now())
+
+    def _new_input(self, text: str) -> UserInput:
+        stamp = self._stamp()
+        return UserInput(request_id=new_id("rq-"), text=text, **stamp)
+
+    def _closing(self) -> SessionClosed:
+        return SessionClosed(**self._stamp())
+
+
+class Session(_SessionBase):
+    """A blocking session handle. Use as a context manager to close it."""
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if not self._closed:
+            self.close()
+
+    def _wait(self, ref: Any, actor: str, timeout_s: float | None = None) -> Any:
+        return get(ref, actor=actor, timeout_s=timeout_s or self._app.config.call_timeout_s)
+
+    def record(self, events: Sequence[LedgerEvent]) -> AppendAck:
+        """Append events in one call; they are recorded when this returns."""
+        ack: AppendAck = self._wait(self._append_ref(events), "ledger")
+        return ack
+
+    def tool_call(
+        self,
+        name: str,
+        arguments: dict[str, Any] | str | None = None,
+        *,
+        call_id: str | None = None,
+    ) -> str:
+        """Record that the agent called a tool; returns the call id."""
+        event = self.tool_call_event(name, arguments, call_id)
+        self.record([event])
+        return event.call_id
+
+    def tool_result(
+        self,
+        call_id: str,
+        output: str = "",
+        *,
+        ok: bool | None = None,
+        exit_code: int | None = None,
+    ) -> None:
+        """Record what a tool call returned. Leave ``ok``/``exit_code`` as ``None`` when the
+        host does not know; the exit status is then read from the output if it says so."""
+        self.record([self.tool_result_event(call_id, output, ok, exit_code)])
+
+    def file_snapshot(self, path: str | os.PathLike[str]) -> FileSnapshot | None:
+        """Record the current state of a file the agent's tools touched.
+
+        Returns ``None`` (and records nothing) once ``snapshot_max_targets``
+        different paths were snapshotted: DoneCheck does not watch a whole workspace.
+        """
+        snapshot = self._snapshot(path)
+        if snapshot is not None:
+            self.record([snapshot])
+        return snapshot
+
+    def turn_stopping(self, answer: str) -> ControllerAction:
+        """The agent is about to stop with ``answer``: ``Deliver``, ``Steer`` or ``Report``."""
+        action: ControllerAction = self._wait(
+            self._ask_ref(self._stopping(answer)),
+            "controller",
+            self._app.config.review_call_timeout_s,
+        )
+        return action
+
+    def new_user_input(self, text: str) -> str:
+        """The user sent a new request: start a new task. Returns its request id."""
+        event = self._new_input(text)
+        self._wait([self._append_ref([event]), self._ask_ref(event)], "controller")
+        self.request_id = event.request_id
+        return event.request_id
+
+    def cancel(self, reason: str = "cancelled by the user") -> Ack:
+        """Abort: stop an in-flight review and void pending checklists."""
+        cancel = Cancel(session_id=self.session_id, reason=reason, at=self._app.clock.now())
+        ack: Ack = self._wait(self._ask_ref(cancel), "controller")
+        return ack
+
+    def report(self, request_id: str | None = None) -> ReportCard:
+        """The report card of the current task (or of an earlier ``request_id``)."""
+        query = ReportQuery(session_id=self.session_id, request_id=request_id)
+        card: ReportCard = self._wait(self._ask_ref(query), "controller")
+        return card
+
+    def close(self) -> ReportCard:
+        """Close the session; returns the last task's report card."""
+        closing = self._closing()
+        _, card = self._wait([self._append_ref([closing]), self._ask_ref(closing)], "controller")
+        self._closed = True
+        result: ReportCard = card
+        return result
+
+
+class AsyncSession(_SessionBase):
+    """The same session API as coroutines, for hosts that run an event loop."""
+
+    async def __aenter__(self) -> AsyncSession:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        if not self._closed:
+            await self.close()
+
+    async def _wait(self, ref: Any, actor: str, timeout_s: float | None = None) -> Any:
+        return await aget(ref, actor=actor, timeout_s=timeout_s or self._app.config.call_timeout_s)
+
+    async def _wait_all(self, refs: list[Any], actor: str) -> list[Any]:
+        return [await self._wait(ref, actor) for ref in refs]
+
+    async def record(self, events: Sequence[LedgerEvent]) -> AppendAck:
+        ack: AppendAck = await self._wait(self._append_ref(events), "ledger")
+        return ack
+
+    async def tool_call(
+        self,
+        name: str,
+        arguments: dict[str, Any] | str | None = None,
+        *,
+        call_id: str | None = None,
+    ) -> str:
+        event = self.tool_call_event(name, arguments, call_id)
+        await self.record([event])
+        return event.call_id
+
+    async def tool_result(
+        self,
+        call_id: str,
+        output: str = "",
+        *,
+        ok: bool | None = None,
+        exit_code: int | None = None,
+    ) -> None:
+        await self.record([self.tool_result_event(call_id, output, ok, exit_code)])
+
+    async def file_snapshot(self, path: str | os.PathLike[str]) -> FileSnapshot | None:
+        snapshot = self._snapshot(path)
+        if snapshot is not None:
+            await self.record([snapshot])
+        return snapshot
+
+    async def turn_stopping(self, answer: str) -> ControllerAction:
+        action: ControllerAction = await self._wait(
+            self._ask_ref(self._stopping(answer)),
+            "controller",
+            self._app.config.review_call_timeout_s,
+        )
+        return action
+
+    async def new_user_input(self, text: str) -> str:
+        event = self._new_input(text)
+        await self._wait_all([self._append_ref([event]), self._ask_ref(event)], "controller")
+        self.request_id = event.request_id
+        return event.request_id
+
+    async def cancel(self, reason: str = "cancelled by the user") -> Ack:
+        cancel = Cancel(session_id=self.session_id, reason=reason, at=self._app.clock.now())
+        ack: Ack = await self._wait(self._ask_ref(cancel), "controller")
+        return ack
+
+    async def report(self, request_id: str | None = None) -> ReportCard:
+        query = ReportQuery(session_id=self.session_id, request_id=request_id)
+        card: ReportCard = await self._wait(self._ask_ref(query), "controller")
+        return card
+
+    async def close(self) -> ReportCard:
+        closing = self._closing()
+        _, card = await self._wait_all(
+            [self._append_ref([closing]), self._ask_ref(closing)], "controller"
+        )
+        self._closed = True
+        result: ReportCard = card
+        return result

@@ -1,0 +1,1 @@
+"""Transcript importers: agent conversations in other formats, as session events."""

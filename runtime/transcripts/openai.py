@@ -1,0 +1,349 @@
+"""Agent conversations in OpenAI chat-completions form, read into session events.
+
+Accepted: a JSON file holding ``{"messages": [...]}`` or a bare list of messages.
+
+* ``user`` content is a string or a list of parts: ``text``, ``image_url`` (data
+  URLs are decoded into images; other URLs are noted, never fetched) and
+  ``file`` (``filename`` + base64 ``file_data``, with or without a data-URL
+  prefix) become the request text, images and attachments. The first user
+  message opens the session; a later one (after the assistant replied) is a new
+  user request, i.e. a new task.
+* ``assistant`` ``tool_calls`` (``function.arguments`` a JSON string) are tool
+  calls; ``tool`` messages (``tool_call_id``) are their results. The legacy
+  ``function_call`` / ``function`` pair is accepted too.
+* The final assistant message's text is the answer under review.
+
+Exit statuses are not guessed here: a result's ``Exit code: N`` or test-runner
+summary is read from its text by the evidence functions when it is reviewed.
+Problems that make the file unusable raise :class:`TranscriptError` naming the
+file, the message and what is wrong; recoverable oddities become warnings.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote_to_bytes
+
+from donecheck.runtime.errors import TranscriptError
+
+__all__ = [
+    "MAX_TRANSCRIPT_BYTES",
+    "Step",
+    "Transcript",
+    "load_openai",
+    "parse_openai",
+]
+
+MAX_TRANSCRIPT_BYTES = 64 * 1024 * 1024
+_DATA_URL = re.compile(r"^data:(?P<mime>[\w.+-]+/[\w.+-]+)?(?:;[^,;]+)*?(?P<b64>;base64)?,", re.S)
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One recorded event, in conversation order."""
+
+    kind: str  # "call" | "result" | "user"
+    call_id: str = ""
+    name: str = ""
+    arguments: dict[str, Any] | str = field(default_factory=dict)
+    output: str = ""
+    ok: bool | None = None
+    text: str = ""
+
+
+@dataclass(slots=True)
+class Transcript:
+    source: str
+    request: str
+    answer: str
+    attachments: list[tuple[str, bytes]] = field(default_factory=list)
+    images: list[tuple[str, bytes]] = field(default_factory=list)
+    steps: list[Step] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def load_openai(path: str | Path) -> Transcript:
+    """Read and parse one transcript file."""
+    path = Path(path)
+    source = str(path)
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        raise TranscriptError(source, "no such file") from None
+    except OSError as exc:
+        raise TranscriptError(source, f"cannot read: {exc.strerror or exc}") from None
+    if not path.is_file():
+        raise TranscriptError(source, "not a regular file")
+    if size > MAX_TRANSCRIPT_BYTES:
+        raise TranscriptError(
+            source, f"file is {size} bytes, over the {MAX_TRANSCRIPT_BYTES} byte limit"
+        )
+    raw = path.read_bytes()
+    if not raw.strip():
+        raise TranscriptError(source, "file is empty")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise TranscriptError(source, f"not UTF-8 text (byte {exc.start})") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise TranscriptError(
+            source, f"invalid JSON: {exc.msg} (column {exc.colno})", exc.lineno
+        ) from None
+    return parse_openai(data, source)
+
+
+def parse_openai(data: Any, source: str = "<transcript>") -> Transcript:
+    """Parse decoded JSON (``{"messages": [...]}`` or a list) into a :class:`Transcript`."""
+    if isinstance(data, dict):
+        if "messages" not in data:
+            raise TranscriptError(source, 'expected a list of messages or {"messages": [...]}')
+        messages = data["messages"]
+    else:
+        messages = data
+    if not isinstance(messages, list):
+        raise TranscriptError(source, f"messages must be a list, not {type(messages).__name__}")
+    if not messages:
+        raise TranscriptError(source, "the transcript has no messages")
+    return _Reader(source).read(messages)
+
+
+class _Reader:
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.warnings: list[str] = []
+        self.attachments: list[tuple[str, bytes]] = []
+        self.images: list[tuple[str, bytes]] = []
+        self.steps: list[Step] = []
+        self.request_parts: list[str] = []
+        self.opened = False
+        self.last_assistant: tuple[int, str, bool] | None = None  # (index, text, had calls)
+        self.pending_user: list[str] = []
+        self.legacy_calls: list[str] = []
+
+    def fail(self, index: int, role: str, problem: str) -> TranscriptError:
+        return TranscriptError(self.source, f"message {index + 1} ({role}): {problem}")
+
+    def read(self, messages: list[Any]) -> Transcript:
+        for index, message in enumerate(messages):
+            if not isinstance(message, dict):
+                raise TranscriptError(
+                    self.source, f"message {index + 1} is a {type(message).__name__}, not an object"
+                )
+            role = message.get("role")
+            if not isinstance(role, str):
+                raise TranscriptError(self.source, f"message {index + 1} has no role")
+            if role in {"system", "developer"}:
+                continue
+            if role == "user":
+                self._user(index, message)
+            elif role == "assistant":
+                self._assistant(index, message)
+            elif role in {"tool", "function"}:
+                self._tool(index, role, message)
+            else:
+                raise self.fail(
+                    index, role, "unknown role (expected system, developer, user, assistant, tool)"
+                )
+        if not self.opened:
+            raise TranscriptError(self.source, "no user message: nothing was asked")
+        if self.pending_user:
+            raise TranscriptError(
+                self.source, "the transcript ends with a user message: there is no answer to review"
+            )
+        if self.last_assistant is None:
+            raise TranscriptError(self.source, "no assistant message: there is no answer to review")
+        index, answer, had_calls = self.last_assistant
+        if had_calls and not answer.strip():
+            raise TranscriptError(
+                self.source,
+                f"the transcript ends with tool calls (message {index + 1}), not a final answer",
+            )
+        return Transcript(
+            source=self.source,
+            request="\n\n".join(self.request_parts),
+            answer=answer,
+            attachments=self.attachments,
+            images=self.images,
+            steps=self.steps,
+            warnings=self.warnings,
+        )
+
+    # ------------------------------------------------------------------ roles
+
+    def _user(self, index: int, message: dict[str, Any]) -> None:
+        text = self._content(index, "user", message.get("content"), allow_files=True)
+        if not self.opened:
+            self.request_parts.append(text)
+            self.opened = True
+            return
+        if self.last_assistant is None:  # user, user: one request in two messages
+            self.request_parts.append(text)
+            return
+        self.pending_user.append(text)
+
+    def _flush_user(self) -> None:
+        if self.pending_user:
+            self.steps.append(Step(kind="user", text="\n\n".join(self.pending_user)))
+            self.pending_user = []
+
+    def _assistant(self, index: int, message: dict[str, Any]) -> None:
+        if not self.opened:
+            raise self.fail(index, "assistant", "comes before any user message")
+        self._flush_user()
+        text = self._content(index, "assistant", message.get("content"), allow_files=False)
+        calls = message.get("tool_calls") or []
+        if not isinstance(calls, list):
+            raise self.fail(index, "assistant", "tool_calls must be a list")
+        for n, call in enumerate(calls):
+            self._tool_call(index, n, call)
+        legacy = message.get("function_call")
+        if isinstance(legacy, dict):
+            call_id = f"legacy-{index + 1}"
+            self._tool_call(index, 0, {"id": call_id, "function": legacy})
+            self.legacy_calls.append(call_id)
+        self.last_assistant = (index, text, bool(calls) or isinstance(legacy, dict))
+
+    def _tool_call(self, index: int, n: int, call: Any) -> None:
+        where = f"tool_calls[{n}]"
+        if not isinstance(call, dict):
+            raise self.fail(index, "assistant", f"{where} is not an object")
+        function = call.get("function")
+        if not isinstance(function, dict) or not isinstance(function.get("name"), str):
+            raise self.fail(index, "assistant", f"{where} has no function name")
+        call_id = call.get("id")
+        if not isinstance(call_id, str) or not call_id:
+            raise self.fail(index, "assistant", f"{where} has no id")
+        raw_args = function.get("arguments", "{}")
+        arguments: dict[str, Any] | str
+        if isinstance(raw_args, dict):
+            arguments = raw_args
+        elif isinstance(raw_args, str):
+            try:
+                decoded = json.loads(raw_args) if raw_args.strip() else {}
+            except json.JSONDecodeError:
+                decoded = raw_args
+                self.warnings.append(
+                    f"message {index + 1}: {where} arguments are not valid JSON; kept as text"
+                )
+            arguments = decoded if isinstance(decoded, dict) else raw_args
+        else:
+            raise self.fail(index, "assistant", f"{where} arguments must be a JSON string")
+        self.steps.append(
+            Step(kind="call", call_id=call_id, name=function["name"], arguments=arguments)
+        )
+
+    def _tool(self, index: int, role: str, message: dict[str, Any]) -> None:
+        self._flush_user()
+        if role == "function":
+            if not self.legacy_calls:
+                raise self.fail(index, role, "a function result with no function_call before it")
+            call_id = self.legacy_calls.pop(0)
+        else:
+            given = message.get("tool_call_id")
+            if not isinstance(given, str) or not given:
+                raise self.fail(index, role, "tool_call_id is missing")
+            call_id = given
+            known = {s.call_id for s in self.steps if s.kind == "call"}
+            if call_id not in known:
+                self.warnings.append(
+                    f"message {index + 1}: result for unknown tool call {call_id!r}"
+                )
+        output = self._content(index, role, message.get("content"), allow_files=False)
+        self.steps.append(Step(kind="result", call_id=call_id, output=output))
+
+    # --------------------------------------------------------------- content
+
+    def _content(self, index: int, role: str, content: Any, *, allow_files: bool) -> str:
+        if content is None:
+            return ""
+        if isinstance(content, str):
+            return content
+        if not isinstance(content, list):
+            raise self.fail(
+                index,
+                role,
+                f"content must be a string or a list of parts, not {type(content).__name__}",
+            )
+        texts: list[str] = []
+        for n, part in enumerate(content):
+            if isinstance(part, str):
+                texts.append(part)
+                continue
+            if not isinstance(part, dict):
+                raise self.fail(index, role, f"content[{n}] is not an object")
+            kind = part.get("type")
+            if kind in {"text", "input_text", "output_text"}:
+                text = part.get("text")
+                if not isinstance(text, str):
+                    raise self.fail(index, role, f"content[{n}] text part has no text")
+                texts.append(text)
+            elif kind == "refusal":
+                texts.append(str(part.get("refusal", "")))
+            elif kind in {"image_url", "file"} and allow_files:
+                self._file_part(index, role, n, part)
+            elif kind in {"image_url", "file"}:
+                self.warnings.append(f"message {index + 1} ({role}): content[{n}] {kind} ignored")
+            else:
+                self.warnings.append(
+                    f"message {index + 1} ({role}): content[{n}] of type {kind!r} ignored"
+                )
+        return "\n".join(texts)
+
+    def _file_part(self, index: int, role: str, n: int, part: dict[str, Any]) -> None:
+        if part["type"] == "image_url":
+            spec = part.get("image_url")
+            url = spec.get("url") if isinstance(spec, dict) else spec
+            if not isinstance(url, str):
+                raise self.fail(index, role, f"content[{n}] image_url has no url")
+            if not url.startswith("data:"):
+                self.warnings.append(
+                    f"message {index + 1}: image {url[:80]!r} is a link; not fetched (no network)"
+                )
+                return
+            mime, data = self._decode_data_url(index, role, n, url)
+            ext = (mime or "image/png").split("/")[-1].split("+")[0]
+            self.images.append((f"image-{len(self.images) + 1}.{ext}", data))
+            return
+        spec = part.get("file")
+        if not isinstance(spec, dict):
+            raise self.fail(index, role, f"content[{n}] file part has no 'file' object")
+        name = spec.get("filename")
+        file_data = spec.get("file_data")
+        if not isinstance(file_data, str):
+            if isinstance(spec.get("file_id"), str):
+                self.warnings.append(
+                    f"message {index + 1}: file {spec['file_id']!r} is referenced by id only;"
+                    " its content is not in the transcript"
+                )
+                return
+            raise self.fail(index, role, f"content[{n}] file part has no file_data")
+        if file_data.startswith("data:"):
+            _, data = self._decode_data_url(index, role, n, file_data)
+        else:
+            data = self._b64(index, role, n, file_data)
+        if not isinstance(name, str) or not name:
+            name = f"attachment-{len(self.attachments) + 1}"
+        self.attachments.append((name, data))
+
+    def _decode_data_url(self, index: int, role: str, n: int, url: str) -> tuple[str | None, bytes]:
+        match = _DATA_URL.match(url)
+        if match is None:
+            raise self.fail(index, role, f"content[{n}] has a malformed data URL")
+        body = url[match.end() :]
+        if match.group("b64"):
+            return match.group("mime"), self._b64(index, role, n, body)
+        return match.group("mime"), unquote_to_bytes(body)
+
+    def _b64(self, index: int, role: str, n: int, text: str) -> bytes:
+        try:
+            return base64.b64decode("".join(text.split()), validate=True)
+        except (binascii.Error, ValueError):
+            raise self.fail(index, role, f"content[{n}] is not valid base64") from None

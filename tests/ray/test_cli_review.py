@@ -1,0 +1,91 @@
+"""``donecheck review`` on the bundled examples, in-process and as a fresh process."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from donecheck.runtime import DoneCheck
+from donecheck.runtime.cli import main
+from tests.ray.conftest import NAMESPACE
+
+pytestmark = pytest.mark.ray
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples"
+EXPECTED = {
+    "pass_fix_then_verify.json": "pass",
+    "pass_failed_then_fixed.json": "pass",
+    "pass_with_attachment.json": "pass",
+    "need_fix_claims_pass_but_failed.json": "need_fix",
+    "need_fix_zh_lint_failed.json": "need_fix",
+    "need_evidence_never_ran_tests.json": "need_evidence",
+    "skipped_short_answer.json": "skipped",
+}
+
+
+def test_review_examples_json(
+    dc: DoneCheck, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("DONECHECK_NAMESPACE", NAMESPACE)  # attach to the shared deployment
+    assert main(["review", "--json", str(EXAMPLES)]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert {line["session"]: line["decision"] for line in lines} == EXPECTED
+    need_fix = next(x for x in lines if x["session"] == "need_fix_claims_pass_but_failed.json")
+    (finding,) = need_fix["findings"]
+    assert finding["evidence"] == ["E7"]
+    assert "1 failed, 2 passed" in finding["problem"]
+    assert "1 failed, 2 passed" in need_fix["cited"]["E7"]
+
+
+def test_review_text_and_a_malformed_file(
+    dc: DoneCheck,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("DONECHECK_NAMESPACE", NAMESPACE)
+    broken = tmp_path / "broken.json"
+    broken.write_text('[{"role": "user", "content": "hi"}, {"role": "assistant"')
+    good = EXAMPLES / "transcripts" / "need_fix_claims_pass_but_failed.json"
+    assert main(["review", str(broken), str(good)]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.strip() == (
+        f"donecheck: error: {broken}:1: invalid JSON: Expecting ',' delimiter (column 57)"
+    )
+    assert captured.out.startswith("need_fix      need_fix_claims_pass_but_failed.json")
+    assert "evidence E7: `python -m pytest -q` → exit 1" in captured.out
+
+
+def _cli() -> list[str]:
+    script = Path(sys.executable).with_name("donecheck")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "donecheck.runtime.cli"]
+
+
+def test_fresh_process_starts_its_own_ray_quietly(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.json"
+    broken.write_text("{}")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("RAY_", "DONECHECK_"))}
+    done = subprocess.run(
+        [*_cli(), "review", "--json", str(EXAMPLES), str(broken)],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        env=env,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 2
+    # stderr holds exactly our one-line error: no Ray log noise
+    assert done.stderr.splitlines() == [
+        f'donecheck: error: {broken}: expected a list of messages or {{"messages": [...]}}'
+    ]
+    decisions = {
+        json.loads(line)["session"]: json.loads(line)["decision"]
+        for line in done.stdout.splitlines()
+    }
+    assert decisions == EXPECTED
