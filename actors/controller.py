@@ -100,6 +100,7 @@ class CompletionController:
         )
         self._sessions: dict[str, _Session] = {}
         self._stats = {"reviews": 0, "duplicates": 0, "discarded": 0, "unverified": 0}
+        self._timing = {"ledger_view_s": 0.0, "review_call_s": 0.0, "progress_s": 0.0}
 
     # ------------------------------------------------------------------ inbox
 
@@ -148,6 +149,7 @@ class CompletionController:
                 if s.inflight is not None and not s.inflight.done()
             ),
             **self._stats,
+            **{k: round(v, 6) for k, v in self._timing.items()},
         }
 
     # -------------------------------------------------------------- commands
@@ -273,7 +275,10 @@ class CompletionController:
         review_id = new_id("rv-")
         if session.materials:
             await asyncio.gather(*session.materials, return_exceptions=True)
+        started = self._clock.monotonic()
         view = await self._ledger.view(ViewRequest(session_id=task.session_id))
+        viewed = self._clock.monotonic()
+        self._timing["ledger_view_s"] += viewed - started
         request = ReviewRequest(
             review_id=review_id,
             session_id=task.session_id,
@@ -298,8 +303,12 @@ class CompletionController:
             result = NoVerdict(
                 review_id=review_id, reason=f"the review failed: {type(exc).__name__}: {exc}"
             )
+        reviewed = self._clock.monotonic()
+        self._timing["review_call_s"] += reviewed - viewed
         findings = result.findings if isinstance(result, Verdict) else ()
-        return result, progress_key(findings, operations(view.entries))
+        progress = progress_key(findings, operations(view.entries))
+        self._timing["progress_s"] += self._clock.monotonic() - reviewed
+        return result, progress
 
     async def _record_material(
         self, session_id: str, sha256: str, name: str, pending: Awaitable[Material]

@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import posixpath
@@ -221,6 +222,13 @@ def _split_segments(command: str) -> list[list[str]]:
     return flat
 
 
+@functools.lru_cache(maxsize=8192)
+def _commands(command: str) -> tuple[tuple[str, ...], ...]:
+    """The simple commands of a shell line, wrappers stripped. Cached: a review
+    re-reads the whole ledger, so the same lines are parsed again and again."""
+    return tuple(tuple(_strip_wrappers(argv)) for argv in _split_segments(command))
+
+
 def _strip_wrappers(argv: list[str]) -> list[str]:
     """``FOO=1 timeout 60 uv run python -m pytest -q`` → ``pytest -q``."""
     argv = list(argv)
@@ -266,8 +274,7 @@ def normalise_command(command: str) -> str:
     ``cd app && FOO=1 python -m pytest  -q 2>&1 | tail -5`` → ``pytest -q``.
     """
     parts: list[str] = []
-    for argv in _split_segments(command):
-        argv = _strip_wrappers(argv)
+    for argv in _commands(command):
         if not argv or argv[0] in {"cd", "pushd", "popd", "source", ".", "set", "export"}:
             continue
         if argv[0] in {"tail", "head", "grep", "tee", "less", "more", "cat"} and parts:
@@ -334,7 +341,7 @@ _WITH_SUB = {
 }
 
 
-def _segment_kind(argv: list[str]) -> str | None:
+def _segment_kind(argv: Sequence[str]) -> str | None:
     if not argv:
         return None
     head, sub = argv[0], (argv[1] if len(argv) > 1 else "")
@@ -369,8 +376,8 @@ def check_kind(command: str) -> str | None:
     them, joined with ``+``.
     """
     kinds: list[str] = []
-    for argv in _split_segments(command):
-        kind = _segment_kind(_strip_wrappers(argv))
+    for argv in _commands(command):
+        kind = _segment_kind(argv)
         if kind and kind not in kinds:
             kinds.append(kind)
     return "+".join(kinds) if kinds else None
@@ -454,8 +461,7 @@ def _selection(command: str) -> tuple[frozenset[str], frozenset[str]]:
     """(path-like targets, selector expressions) of a check command."""
     targets: set[str] = set()
     selectors: set[str] = set()
-    for argv in _split_segments(command):
-        argv = _strip_wrappers(argv)
+    for argv in _commands(command):
         skip_next = False
         for i, arg in enumerate(argv[1:], start=1):
             if skip_next:
