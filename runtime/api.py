@@ -59,7 +59,13 @@ def _init_ray(address: str | None, config: Config) -> bool:
         ray.init(**kwargs)
     except (ConnectionError, RuntimeError, ValueError) as exc:
         where = address or "a new local instance"
-        raise DeploymentError(f"could not start or reach Ray at {where}: {exc}") from exc
+        hint = ""
+        if address and address.startswith("ray://") and "timeout" in str(exc):
+            hint = (
+                " (if the cluster uses token authentication, as Ray 2.59+ does for local"
+                " clusters, set RAY_AUTH_MODE=token in this process's environment)"
+            )
+        raise DeploymentError(f"could not start or reach Ray at {where}: {exc}{hint}") from exc
     return address is None
 
 

@@ -1,0 +1,90 @@
+"""DoneCheck.start("ray://host:port") against a separate Ray cluster started for this test."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.ray
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def client_address() -> Iterator[str]:
+    ray_cli = Path(sys.executable).with_name("ray")
+    gcs, client = _free_port(), _free_port()
+    workers = 40_000 + (os.getpid() % 200) * 100
+    temp_dir = tempfile.mkdtemp(prefix="dcray-", dir="/tmp")  # unix socket paths stay short
+    head = subprocess.Popen(
+        [
+            str(ray_cli),
+            "start",
+            "--head",
+            "--block",
+            f"--port={gcs}",
+            f"--ray-client-server-port={client}",
+            f"--min-worker-port={workers}",
+            f"--max-worker-port={workers + 99}",
+            "--num-cpus=2",
+            "--include-dashboard=false",
+            "--disable-usage-stats",
+            f"--temp-dir={temp_dir}",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={k: v for k, v in os.environ.items() if not k.startswith("RAY_ADDRESS")},
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", client)) == 0:
+                    break
+            if head.poll() is not None:
+                pytest.fail(f"ray start exited with {head.returncode}")
+            time.sleep(0.5)
+        else:
+            pytest.fail("the Ray client server did not come up in 60 s")
+        yield f"ray://127.0.0.1:{client}"
+    finally:
+        head.send_signal(signal.SIGTERM)
+        try:
+            head.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            head.kill()
+
+
+def test_start_through_ray_client(client_address: str) -> None:
+    script = textwrap.dedent(f"""
+        from donecheck.runtime import DoneCheck
+        dc = DoneCheck.start({client_address!r})
+        s = dc.open_session("fix it", attachments=[("notes.txt", b"run pytest\\n")])
+        c = s.tool_call("bash", {{"command": "pytest -q"}})
+        s.tool_result(c, output="1 failed, 2 passed in 0.1s", exit_code=1)
+        answer = "I fixed add() in calc.py and all tests pass now; nothing else changed."
+        action = s.turn_stopping(answer)
+        print(type(action).__name__, s.close().decision, flush=True)
+        dc.shutdown(stop_deployment=True)
+    """)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_ADDRESS")}
+    env["RAY_AUTH_MODE"] = "token"  # Ray >= 2.59 enables token auth on local clusters
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.split() == ["Steer", "need_fix"]
