@@ -169,7 +169,9 @@ def deploy(config: Config, *, detached: bool, timeout_s: float = 120.0) -> Deplo
         )
     restart = {"max_restarts": -1, "max_task_retries": 0}
     ledgers = tuple(
-        _RemoteLedger.options(**opts(f"ledger-{i}", **restart)).remote(shard=i)
+        _RemoteLedger.options(**opts(f"ledger-{i}", **restart)).remote(
+            shard=i, keep_closed=live.ledger_keep_closed
+        )
         for i in range(live.ledger_shards)
     )
     reviewers = tuple(

@@ -60,6 +60,9 @@ class Config(BaseSettings):
     snapshot_max_targets: int = Field(24, ge=0)
     snapshot_hash_max_bytes: int = Field(8 * MiB, gt=0)
     max_attachment_bytes: int = Field(256 * MiB, gt=0)
+    ledger_keep_closed: int = Field(
+        1_000, ge=0, description="Closed sessions each ledger shard keeps in memory."
+    )
     max_tool_output_chars: int = Field(
         65_536, ge=1_024, description="Stored per tool result: head and tail beyond this."
     )

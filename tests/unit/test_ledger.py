@@ -36,5 +36,21 @@ def test_statistics_and_forget() -> None:
         "appended": 2,
         "duplicates": 1,
         "views": 0,
+        "closed_kept": 1,
+        "evicted": 0,
     }
     assert ledger.forget("s") and not ledger.forget("s")
+
+
+def test_closed_sessions_are_bounded_open_ones_are_not() -> None:
+    ledger = EvidenceLedger(keep_closed=2)
+    for i in range(5):
+        ledger.append([call(1, sid=f"open-{i}")])
+        ledger.append(
+            [call(1, sid=f"done-{i}"), SessionClosed(session_id=f"done-{i}", event_id=f"z{i}")]
+        )
+    stats = ledger.statistics()
+    assert stats["sessions"] == 5 + 2 and stats["evicted"] == 3
+    assert ledger.view(ViewRequest(session_id="open-0")).entries
+    assert not ledger.view(ViewRequest(session_id="done-0")).entries
+    assert ledger.view(ViewRequest(session_id="done-4")).entries
