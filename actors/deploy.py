@@ -84,6 +84,13 @@ _RemoteBudget: Any = ray.remote(BudgetAccountant)
 _RemoteParser: Any = ray.remote(AttachmentParser)
 
 
+def parser_count(config: Config) -> int:
+    """Parser pool size: as configured, else one per CPU of the cluster."""
+    if config.parser_actors is not None:
+        return config.parser_actors
+    return max(1, int(ray.cluster_resources().get("CPU", 1)))
+
+
 def actor_names(config: Config) -> list[str]:
     """Every actor name of a deployment with this layout (within its namespace)."""
     names = ["manifest"]
@@ -91,7 +98,7 @@ def actor_names(config: Config) -> list[str]:
     names += [f"reviewer-{i}" for i in range(config.reviewer_actors)]
     names += [f"controller-{i}" for i in range(config.controller_shards)]
     names += [f"budget-{i}" for i in range(config.budget_shards)]
-    names += [f"parser-{i}" for i in range(config.parser_actors)]
+    names += [f"parser-{i}" for i in range(parser_count(config))]
     return names
 
 
@@ -190,9 +197,14 @@ def deploy(config: Config, *, detached: bool, timeout_s: float = 120.0) -> Deplo
         _RemoteBudget.options(**opts(f"budget-{i}", **restart)).remote(config=live, shard=i)
         for i in range(live.budget_shards)
     )
+    # Parsing is a pure function of the bytes, so a call cut short by an actor's
+    # death (a kill, a lost node) is simply run again on the restarted actor. A
+    # file that crashes the parser itself never reaches here: its child process
+    # dies instead, and the file is reported ``crashed``.
+    retry = {"max_restarts": -1, "max_task_retries": 3}
     parsers = tuple(
-        _RemoteParser.options(**opts(f"parser-{i}", **restart)).remote(index=i)
-        for i in range(live.parser_actors)
+        _RemoteParser.options(**opts(f"parser-{i}", **retry)).remote(index=i, config=live)
+        for i in range(parser_count(live))
     )
     deployment = Deployment(
         config=live,

@@ -1,50 +1,125 @@
-"""Attachment parser: a stateless pool member with a content-addressed cache.
+"""Attachment parser: a pool member that parses in a supervised child process.
 
-Parsing (libmagic, PyMuPDF, …) runs only in these processes, never on an async
-actor's event loop. Results are cached by (content hash, recipe version).
+Each actor owns one :class:`~donecheck.parsers.worker.IsolatedParser`: a file
+that hangs past ``parse_timeout_s`` or crashes the child (a segfault, the
+``parse_memory_bytes`` cap) is ``failed`` with reason ``timeout``/``crashed`` and
+the child is replaced — the actor and every other file are unaffected.
+Results are cached by (content hash, parser recipe version), so the same
+attachment is parsed once however many sessions send it (sessions reach the
+same actor for the same hash); a new recipe version misses the old entries.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections import OrderedDict
 from typing import Any
 
 import msgspec
 
-from donecheck.parsers import RECIPE_VERSION, parse_bytes
+from donecheck.parsers import RECIPE_VERSION
+from donecheck.parsers.base import ParseLimits
+from donecheck.parsers.worker import DEFAULT_TARGET, IsolatedParser
 from donecheck.runtime.clock import Clock, SystemClock
+from donecheck.runtime.config import Config
 from donecheck.runtime.messages import Material, ParseRequest
 
 __all__ = ["AttachmentParser"]
 
 
 class AttachmentParser:
-    def __init__(self, index: int = 0, cache_size: int = 256, clock: Clock | None = None) -> None:
+    def __init__(
+        self,
+        index: int = 0,
+        *,
+        config: Config | None = None,
+        target: str = DEFAULT_TARGET,
+        clock: Clock | None = None,
+    ) -> None:
+        config = config or Config()
         self.index = index
         self._clock = clock or SystemClock()
+        self._limits = ParseLimits.from_config(config)
+        self._worker = IsolatedParser(
+            timeout_s=config.parse_timeout_s,
+            memory_bytes=config.parse_memory_bytes,
+            target=target,
+        )
         self._cache: OrderedDict[tuple[str, str], Material] = OrderedDict()
-        self._cache_size = cache_size
-        self._stats = {"parsed": 0, "cache_hits": 0, "failed": 0, "busy_s": 0.0}
+        self._cache_size = config.parse_cache_entries
+        self._cache_bytes_limit = config.parse_cache_bytes
+        self._cache_bytes = 0
+        self._stats: dict[str, float] = {
+            "parsed": 0,
+            "cache_hits": 0,
+            "failed": 0,
+            "busy_s": 0.0,
+            "bytes": 0,
+        }
+
+    def cached(self, sha256: str) -> Material | None:
+        """The cached Material for this content under the current recipe, if any."""
+        hit = self._cache.get((sha256, RECIPE_VERSION))
+        if hit is not None:
+            self._cache.move_to_end((sha256, RECIPE_VERSION))
+            self._stats["cache_hits"] += 1
+        return hit
 
     def parse(self, request: ParseRequest, data: bytes) -> Material:
-        key = (request.sha256, RECIPE_VERSION)
-        cached = self._cache.get(key)
-        if cached is not None:
-            self._cache.move_to_end(key)
-            self._stats["cache_hits"] += 1
-            if cached.declared_name != request.declared_name:
-                return msgspec.structs.replace(cached, declared_name=request.declared_name)
-            return cached
+        hit = self.cached(request.sha256)
+        if hit is not None:
+            if hit.declared_name != request.declared_name:
+                return msgspec.structs.replace(hit, declared_name=request.declared_name)
+            return hit
+        actual = "sha256:" + hashlib.sha256(data).hexdigest()
+        if actual != request.sha256:
+            return Material(
+                sha256=request.sha256,
+                declared_name=request.declared_name,
+                detected_type="unknown",
+                status="failed",
+                reason=f"the content does not match its address ({actual} received)",
+            )
         started = self._clock.monotonic()
-        material = parse_bytes(data, request.declared_name, sha256=request.sha256)
+        material = self._worker.parse(
+            data,
+            request.declared_name,
+            sha256=request.sha256,
+            limits=self._limits,
+            role=request.role,
+        )
         self._stats["busy_s"] += self._clock.monotonic() - started
         self._stats["parsed"] += 1
+        self._stats["bytes"] += len(data)
         if material.status == "failed":
             self._stats["failed"] += 1
-        self._cache[key] = material
-        if len(self._cache) > self._cache_size:
-            self._cache.popitem(last=False)
+        self._remember((request.sha256, RECIPE_VERSION), material)
         return material
 
+    def _remember(self, key: tuple[str, str], material: Material) -> None:
+        size = _size(material)
+        if not self._cache_size or size > self._cache_bytes_limit:
+            return
+        self._cache[key] = material
+        self._cache_bytes += size
+        while len(self._cache) > self._cache_size or self._cache_bytes > self._cache_bytes_limit:
+            _, old = self._cache.popitem(last=False)
+            self._cache_bytes -= _size(old)
+
     def statistics(self) -> dict[str, Any]:
-        return {"index": self.index, "cached": len(self._cache), **self._stats}
+        return {
+            "index": self.index,
+            "cached": len(self._cache),
+            "cached_bytes": self._cache_bytes,
+            "recipe": RECIPE_VERSION,
+            **self._stats,
+            **{f"worker_{k}": v for k, v in self._worker.stats.items()},
+        }
+
+    def close(self) -> None:
+        self._worker.close()
+
+
+def _size(material: Material) -> int:
+    """Approximate memory of a cached Material: its text and preview bytes."""
+    return sum(len(b.text) for b in material.blocks) + sum(len(p.data) for p in material.previews)

@@ -1,19 +1,45 @@
 """Attachment parsers: one module per format family behind the :class:`Parser` interface.
 
 :func:`parse_bytes` detects the type from content and hands the bytes to the
-first parser that accepts it; a type with no parser is ``unparsed`` with the
-detected type named. Nothing unread is ever reported as read.
+first parser that accepts it. A type with no parser is ``unparsed`` with the
+detected type named; a parser that raises is ``failed`` with the error named.
+Nothing unread is ever reported as read.
+
+==================  ===============================================
+module              formats
+==================  ===============================================
+:mod:`.pdf`         PDF (PyMuPDF)
+:mod:`.office`      DOCX, XLSX, PPTX; DOC/XLS/PPT/RTF/OpenDocument via LibreOffice
+:mod:`.epub`        EPUB
+:mod:`.html`        HTML, XHTML
+:mod:`.image`       PNG, JPEG, GIF, WebP, TIFF, BMP (+ OCR with Tesseract)
+:mod:`.structured`  CSV/TSV, JSON, Jupyter notebooks
+:mod:`.mail`        e-mail (.eml; .msg with extract-msg)
+:mod:`.archive`     ZIP, TAR, gzip/bzip2/xz
+:mod:`.text`        text and code in any detected encoding
+==================  ===============================================
 """
 
 from __future__ import annotations
 
+import dataclasses
+import time
+
 import msgspec
 
-from donecheck.parsers.base import ParseLimits, Parser, source_id
+from donecheck.parsers.archive import ArchiveParser
+from donecheck.parsers.base import ParseContext, ParseLimits, Parser, source_id
 from donecheck.parsers.detect import Detection, detect
+from donecheck.parsers.epub import EpubParser
+from donecheck.parsers.html import HtmlParser
+from donecheck.parsers.image import ImageParser
+from donecheck.parsers.mail import MailParser
+from donecheck.parsers.office import OfficeParser
+from donecheck.parsers.pdf import PdfParser
+from donecheck.parsers.structured import CsvParser, JsonParser, NotebookParser
 from donecheck.parsers.text import TextParser
 from donecheck.runtime.ids import sha256_ref
-from donecheck.runtime.messages import Material
+from donecheck.runtime.messages import ImageRole, Material
 
 __all__ = [
     "PARSERS",
@@ -26,8 +52,21 @@ __all__ = [
     "source_id",
 ]
 
-PARSERS: tuple[Parser, ...] = (TextParser(),)
-RECIPE_VERSION = "+".join(p.recipe for p in PARSERS)
+PARSERS: tuple[Parser, ...] = (
+    PdfParser(),
+    OfficeParser(),
+    EpubParser(),
+    HtmlParser(),
+    ImageParser(),
+    NotebookParser(),
+    JsonParser(),
+    CsvParser(),
+    MailParser(),
+    ArchiveParser(),
+    TextParser(),
+)
+RECIPE_VERSION = "3:" + "+".join(p.recipe for p in PARSERS)
+"""Changes whenever any parser's output for the same bytes changes; caches key on it."""
 
 
 def parse_bytes(
@@ -36,41 +75,58 @@ def parse_bytes(
     *,
     sha256: str | None = None,
     limits: ParseLimits | None = None,
+    role: ImageRole | None = None,
+    depth: int = 0,
+    started: float | None = None,
 ) -> Material:
-    """Parse one attachment's bytes into a :class:`Material`."""
+    """Parse one attachment's bytes into a :class:`Material`. Never raises for bad input."""
     sha256 = sha256 or sha256_ref(data)
     limits = limits or ParseLimits()
     detection = detect(data, declared_name)
-    warnings: tuple[str, ...] = ()
-    if detection.mismatch:
-        warnings = (
-            f"the name {declared_name!r} suggests {detection.declared_mime} but the content is"
-            f" {detection.mime}",
-        )
-    if not data:
-        return Material(
-            sha256=sha256,
-            declared_name=declared_name,
-            detected_type=detection.mime,
-            status="failed",
-            reason="the file is empty (0 bytes)",
-            recipe_version=RECIPE_VERSION,
-            warnings=warnings,
-        )
-    for parser in PARSERS:
-        if parser.accepts(detection):
-            material = parser.parse(data, sha256, detection, limits)
-            if warnings:
-                material = msgspec.structs.replace(
-                    material, warnings=(*warnings, *material.warnings)
-                )
-            return material
-    return Material(
+    started = started if started is not None else time.monotonic()
+
+    def member(content: bytes, name: str, member_depth: int) -> Material:
+        return parse_bytes(content, name, limits=limits, depth=member_depth, started=started)
+
+    ctx = ParseContext(
         sha256=sha256,
-        declared_name=declared_name,
-        detected_type=detection.mime,
-        status="unparsed",
-        reason=f"no parser for {detection.mime} ({detection.description})",
-        recipe_version=RECIPE_VERSION,
-        warnings=warnings,
+        detection=detection,
+        limits=limits,
+        depth=depth,
+        started=started,
+        parse_member=member,
+        role=role,
     )
+    notes = list(detection.notes)
+    if detection.mismatch:
+        notes.insert(
+            0,
+            f"name/content mismatch: {declared_name!r} suggests {detection.declared_mime} but the"
+            f" content is {detection.mime}",
+        )
+    builder = ctx.builder(RECIPE_VERSION)
+    for note in notes:
+        builder.warn(note)
+    if not data:
+        return builder.fail("empty: the file has no content (0 bytes)")
+    parser = next((p for p in PARSERS if p.accepts(detection)), None)
+    if parser is None:
+        return builder.unparsed(f"no parser for {detection.mime} ({detection.description})")
+    try:
+        material = parser.parse(data, ctx)
+    except MemoryError:
+        return builder.fail("out of memory while parsing")
+    except RecursionError:
+        return builder.fail("nested too deeply to parse")
+    except Exception as exc:  # a parser bug must not lose the batch: say what broke
+        return builder.fail(f"parser error: {type(exc).__name__}: {exc}")
+    return msgspec.structs.replace(
+        material,
+        recipe_version=RECIPE_VERSION,
+        warnings=(*notes, *(w for w in material.warnings if w not in notes)),
+    )
+
+
+def limits_with(limits: ParseLimits, **changes: object) -> ParseLimits:
+    """A copy of ``limits`` with some bounds changed."""
+    return dataclasses.replace(limits, **changes)  # type: ignore[arg-type]

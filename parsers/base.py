@@ -1,36 +1,316 @@
-"""The one interface every format parser implements, and the bounds they obey."""
+"""The one interface every format parser implements, the bounds they obey, and
+the builder that turns what they read into a :class:`Material`.
+
+A parser gets the bytes and a :class:`ParseContext` (hash, detection, limits,
+a soft deadline and a way to parse archive members) and returns a Material.
+The :class:`MaterialBuilder` enforces the text budget and block sizes, numbers
+blocks and gives them stable source ids, and decides ``parsed`` vs ``partial``:
+a parser only says *what* it read and *why* it stopped early.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Protocol
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from donecheck.parsers.detect import Detection
-from donecheck.runtime.messages import Material
+from donecheck.runtime.messages import Block, ImageRole, Material, Preview, ReadStatus
 
-__all__ = ["ParseLimits", "Parser", "source_id"]
+if TYPE_CHECKING:
+    from donecheck.parsers.detect import Detection
+    from donecheck.runtime.config import Config
+
+__all__ = [
+    "BlockKind",
+    "MaterialBuilder",
+    "ParseContext",
+    "ParseLimits",
+    "Parser",
+    "markdown_table",
+    "source_id",
+]
+
+MiB = 1024 * 1024
+BlockKind = Literal["text", "heading", "table", "image", "code", "meta"]
 
 
 @dataclass(frozen=True, slots=True)
 class ParseLimits:
-    text_chars: int = 200_000
-    """Per-material text budget; beyond it the material is ``partial``."""
+    """Every bound a parse obeys. Hitting one gives ``partial`` or ``failed``, never a hang."""
+
+    text_chars: int = 400_000
+    """Text budget per material (all blocks together)."""
+    block_chars: int = 4_000
+    """Longer text is split into several blocks."""
     lines_per_block: int = 80
+    pages: int = 300
+    """PDF pages, EPUB chapters."""
+    sheets: int = 50
+    rows_per_sheet: int = 5_000
+    columns: int = 200
+    slides: int = 500
+    image_pixels: int = 80_000_000
+    """Decompression-bomb limit for one image."""
+    preview_long_side: int = 1568
+    preview_pages: int = 3
+    preview_dpi: int = 100
+    archive_members: int = 1_000
+    archive_total_bytes: int = 256 * MiB
+    archive_ratio: float = 200.0
+    archive_depth: int = 3
+    member_bytes: int = 64 * MiB
+    ocr: bool = True
+    ocr_timeout_s: float = 30.0
+    soft_deadline_s: float = 45.0
+    """Parsers stop between pages/members after this and return what they have."""
+
+    @classmethod
+    def from_config(cls, config: Config) -> ParseLimits:
+        return cls(
+            text_chars=config.parse_text_chars,
+            pages=config.parse_pages,
+            image_pixels=config.parse_image_pixels,
+            preview_long_side=config.preview_long_side,
+            preview_pages=config.preview_pages,
+            archive_members=config.archive_members,
+            archive_total_bytes=config.archive_total_bytes,
+            archive_ratio=config.archive_ratio,
+            archive_depth=config.archive_depth,
+            ocr=config.ocr,
+            soft_deadline_s=config.parse_timeout_s * 0.75,
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.__slots__}
+
+
+def source_id(sha256: str, index: int) -> str:
+    """Stable id of block ``index`` of a material: ``<first 12 hex>#<index>``."""
+    return f"{sha256.removeprefix('sha256:')[:12]}#{index}"
+
+
+def markdown_table(rows: Sequence[Sequence[str]]) -> str:
+    """Rows as a Markdown table; the first row is the header."""
+    if not rows:
+        return ""
+    width = max(len(r) for r in rows)
+
+    def cell(value: str) -> str:
+        return " ".join(str(value).split()).replace("|", "\\|")
+
+    lines = []
+    for n, row in enumerate(rows):
+        cells = [cell(v) for v in row] + [""] * (width - len(row))
+        lines.append("| " + " | ".join(cells) + " |")
+        if n == 0:
+            lines.append("|" + "---|" * width)
+    return "\n".join(lines)
+
+
+@dataclass
+class ParseContext:
+    sha256: str
+    detection: Detection
+    limits: ParseLimits
+    depth: int = 0
+    started: float = field(default_factory=time.monotonic)
+    parse_member: Callable[[bytes, str, int], Material] | None = None
+    """Parse an archive member (bytes, name, depth) with the same limits."""
+    role: ImageRole | None = None
+
+    def out_of_time(self) -> bool:
+        return time.monotonic() - self.started > self.limits.soft_deadline_s
+
+    def builder(self, recipe: str) -> MaterialBuilder:
+        return MaterialBuilder(self, recipe)
+
+
+class MaterialBuilder:
+    """Collects blocks within the text budget and builds the Material."""
+
+    def __init__(self, ctx: ParseContext, recipe: str) -> None:
+        self.ctx = ctx
+        self.recipe = recipe
+        self.blocks: list[Block] = []
+        self.previews: list[Preview] = []
+        self.warnings: list[str] = []
+        self.stats: dict[str, float] = {}
+        self._stops: list[str] = []
+        self._chars = 0
+
+    # ------------------------------------------------------------------ blocks
+
+    @property
+    def full(self) -> bool:
+        """The text budget is used up (further blocks would be dropped)."""
+        return self._chars >= self.ctx.limits.text_chars
+
+    def stop(self, reason: str) -> None:
+        """Record why reading stopped early: the material becomes ``partial``.
+
+        A reason that extends an earlier one ("… reached" → "… reached at line 80")
+        replaces it.
+        """
+        self._stops = [r for r in self._stops if not reason.startswith(r)]
+        if not any(r.startswith(reason) for r in self._stops):
+            self._stops.append(reason)
+
+    def warn(self, warning: str) -> None:
+        if warning not in self.warnings:
+            self.warnings.append(warning)
+
+    def add(
+        self,
+        kind: BlockKind,
+        text: str,
+        *,
+        page: int | None = None,
+        sheet: str | None = None,
+        slide: int | None = None,
+        level: int | None = None,
+        rows: tuple[tuple[str, ...], ...] | None = None,
+    ) -> bool:
+        """Add a block (split when long). Returns ``False`` once the budget is spent."""
+        text = text.strip("\n")
+        if not text.strip():
+            return not self.full
+        limits = self.ctx.limits
+        pieces = [text] if len(text) <= limits.block_chars else _split(text, limits.block_chars)
+        for piece in pieces:
+            if self._chars + len(piece) > limits.text_chars:
+                self.stop(f"text budget of {limits.text_chars} characters reached")
+                self._chars = limits.text_chars
+                return False
+            self._chars += len(piece)
+            index = len(self.blocks)
+            self.blocks.append(
+                Block(
+                    source_id=source_id(self.ctx.sha256, index),
+                    index=index,
+                    kind=kind,
+                    text=piece,
+                    page=page,
+                    sheet=sheet,
+                    slide=slide,
+                    level=level,
+                    rows=rows if len(pieces) == 1 else None,
+                )
+            )
+        return True
+
+    def extend(self, material: Material, *, prefix: str) -> None:
+        """Append another material's blocks (an archive member) under this material's ids."""
+        for block in material.blocks:
+            if self.full:
+                self.stop(f"text budget of {self.ctx.limits.text_chars} characters reached")
+                return
+            self.add(
+                block.kind,
+                block.text,
+                page=block.page,
+                sheet=block.sheet,
+                slide=block.slide,
+                level=block.level,
+                rows=block.rows,
+            )
+        for preview in material.previews[: max(0, 8 - len(self.previews))]:
+            self.previews.append(
+                Preview(
+                    source_id=f"{prefix}:{preview.source_id}",
+                    media_type=preview.media_type,
+                    width=preview.width,
+                    height=preview.height,
+                    data=preview.data,
+                    role=preview.role,
+                    page=preview.page,
+                )
+            )
+
+    def preview(
+        self,
+        data: bytes,
+        media_type: str,
+        width: int,
+        height: int,
+        *,
+        role: ImageRole = "preview",
+        page: int | None = None,
+    ) -> None:
+        label = f"p{page}" if page is not None else f"i{len(self.previews)}"
+        self.previews.append(
+            Preview(
+                source_id=f"{self.ctx.sha256.removeprefix('sha256:')[:12]}@{label}",
+                media_type=media_type,
+                width=width,
+                height=height,
+                data=data,
+                role=role,
+                page=page,
+            )
+        )
+
+    # ------------------------------------------------------------------ result
+
+    def build(self, status: ReadStatus | None = None, reason: str = "") -> Material:
+        """The Material: ``partial`` if reading stopped early, unless told otherwise."""
+        if status is None:
+            status = "partial" if self._stops else "parsed"
+            reason = reason or "; ".join(self._stops)
+        stats = dict(self.stats)
+        stats.setdefault("blocks", float(len(self.blocks)))
+        stats.setdefault("chars", float(sum(len(b.text) for b in self.blocks)))
+        return Material(
+            sha256=self.ctx.sha256,
+            declared_name=self.ctx.detection.declared_name,
+            detected_type=self.ctx.detection.mime,
+            status=status,
+            reason=reason,
+            blocks=tuple(self.blocks),
+            previews=tuple(self.previews),
+            stats=stats,
+            recipe_version=self.recipe,
+            warnings=tuple(self.warnings),
+        )
+
+    def fail(self, reason: str) -> Material:
+        """Nothing usable was read: ``failed`` with a reason (blocks dropped)."""
+        self.blocks.clear()
+        return self.build("failed", reason)
+
+    def unparsed(self, reason: str) -> Material:
+        self.blocks.clear()
+        return self.build("unparsed", reason)
+
+
+def _split(text: str, size: int) -> list[str]:
+    """Split at line breaks where possible, never inside a line shorter than ``size``."""
+    pieces: list[str] = []
+    current: list[str] = []
+    length = 0
+    for line in text.split("\n"):
+        while len(line) > size:
+            if current:
+                pieces.append("\n".join(current))
+                current, length = [], 0
+            pieces.append(line[:size])
+            line = line[size:]
+        if length + len(line) + 1 > size and current:
+            pieces.append("\n".join(current))
+            current, length = [], 0
+        current.append(line)
+        length += len(line) + 1
+    if current:
+        pieces.append("\n".join(current))
+    return [p for p in pieces if p.strip()]
 
 
 class Parser(Protocol):
     """Turns the bytes of one family of formats into a :class:`Material`."""
 
     recipe: str
-    """Bumped whenever output for the same bytes changes (invalidates caches)."""
+    """Bumped whenever the output for the same bytes changes (invalidates caches)."""
 
     def accepts(self, detection: Detection) -> bool: ...
 
-    def parse(
-        self, data: bytes, sha256: str, detection: Detection, limits: ParseLimits
-    ) -> Material: ...
-
-
-def source_id(sha256: str, index: int) -> str:
-    """Stable id of block ``index`` of a material: ``<first 12 hex>#<index>``."""
-    return f"{sha256.removeprefix('sha256:')[:12]}#{index}"
+    def parse(self, data: bytes, ctx: ParseContext) -> Material: ...

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from donecheck.actors.deploy import Deployment, deploy
-from donecheck.runtime.attachments import Loaded, load_attachment
+from donecheck.runtime.attachments import Loaded, load_attachment, too_large_material
 from donecheck.runtime.clock import Clock, SystemClock
 from donecheck.runtime.config import Config, load_config
 from donecheck.runtime.errors import DeploymentError
@@ -56,7 +56,16 @@ def _init_ray(address: str | None, config: Config) -> bool:
     else:
         kwargs["address"] = address
     try:
-        ray.init(**kwargs)
+        try:
+            ray.init(**kwargs)
+        except ConnectionError as exc:
+            # Ray Client starts a server per client; that start sometimes fails
+            # at random ("Starting Ray client server failed"). Try once more.
+            if not (address or "").startswith("ray://") or "client server failed" not in str(exc):
+                raise
+            log.warning("Ray Client could not start a server for this driver; retrying once")
+            ray.shutdown()
+            ray.init(**kwargs)
     except (ConnectionError, RuntimeError, ValueError) as exc:
         where = address or "a new local instance"
         hint = ""
@@ -158,28 +167,27 @@ class DoneCheck:
         roles += [(f, "reference") for f in loaded_images]
         for item, role in roles:
             if item.too_large:
-                now_events.append(self._too_large(session_id, item, config.max_attachment_bytes))
-                continue
-            parser = self.deployment.parser_for(item.sha256)
-            request_msg = ParseRequest(
-                sha256=item.sha256, declared_name=item.name, size=len(item.data), role=role
-            )
-            jobs.append((item.sha256, item.name, parser.parse.remote(request_msg, item.data)))
+                now_events.append(
+                    MaterialRecorded(
+                        session_id=session_id,
+                        material=self._too_large(item),
+                        at=self.clock.now(),
+                        event_id=f"material-{session_id}-{item.sha256}",
+                    )
+                )
+            else:
+                jobs.append((item.sha256, item.name, self._parse_ref(item, role)))
         return opened, now_events, jobs
 
-    def _too_large(self, session_id: str, item: Loaded, limit: int) -> MaterialRecorded:
-        return MaterialRecorded(
-            session_id=session_id,
-            material=Material(
-                sha256=item.sha256,
-                declared_name=item.name,
-                detected_type="unknown",
-                status="failed",
-                reason=f"larger than the {limit} byte attachment limit; not read",
-            ),
-            at=self.clock.now(),
-            event_id=f"material-{session_id}-{item.sha256}",
+    def _parse_ref(self, item: Loaded, role: ImageRole | None) -> Any:
+        """Submit one loaded attachment to its parser (by content hash, for the cache)."""
+        request = ParseRequest(
+            sha256=item.sha256, declared_name=item.name, size=len(item.data), role=role
         )
+        return self.deployment.parser_for(item.sha256).parse.remote(request, item.data)
+
+    def _too_large(self, item: Loaded) -> Material:
+        return too_large_material(item, self.config.max_attachment_bytes)
 
     def open_session(
         self,
@@ -238,6 +246,35 @@ class DoneCheck:
                 timeout_s=timeout,
             )
         return AsyncSession(self, opened.session_id, opened.request_id)
+
+    # --------------------------------------------------------------- parsing
+
+    def _submit_parse(self, item: object, index: int, role: ImageRole | None) -> Any:
+        loaded = load_attachment(item, index, self.config.max_attachment_bytes)
+        if loaded.too_large:
+            import ray
+
+            return ray.put(self._too_large(loaded))
+        return self._parse_ref(loaded, role)
+
+    def parse(self, item: object, *, role: ImageRole | None = None) -> Material:
+        """Parse one attachment (a path, bytes, or ``(name, bytes)``) on the parser pool."""
+        ref = self._submit_parse(item, 0, role)
+        timeout = self.config.parse_timeout_s + self.config.call_timeout_s
+        material: Material = get(ref, actor="parser", timeout_s=timeout)
+        return material
+
+    def parse_many(self, items: Sequence[object]) -> list[Material]:
+        """Parse many attachments in parallel on the pool; results in input order.
+
+        One file that fails, hangs or crashes its parser gives a ``failed``
+        Material; the others are unaffected.
+        """
+        refs = [self._submit_parse(item, i, None) for i, item in enumerate(items)]
+        per_actor = len(refs) / max(1, len(self.deployment.parsers)) + 1
+        timeout = per_actor * self.config.parse_timeout_s + self.config.call_timeout_s
+        materials: list[Material] = get(refs, actor="parser", timeout_s=timeout)
+        return materials
 
     def session(self, session_id: str) -> Session:
         """A handle to a session opened elsewhere (another process, an earlier call)."""

@@ -11,8 +11,9 @@ from typing import TypeAlias
 
 from donecheck.runtime.errors import AttachmentError
 from donecheck.runtime.ids import sha256_ref
+from donecheck.runtime.messages import Material
 
-__all__ = ["AttachmentInput", "Loaded", "load_attachment"]
+__all__ = ["AttachmentInput", "Loaded", "load_attachment", "too_large_material"]
 
 AttachmentInput: TypeAlias = "str | os.PathLike[str] | bytes | tuple[str, bytes]"
 """A path, raw bytes (named ``attachment-<n>``), or ``(name, bytes)``."""
@@ -62,3 +63,14 @@ def _hash_file(path: Path) -> str:
         while chunk := handle.read(1 << 20):
             digest.update(chunk)
     return "sha256:" + digest.hexdigest()
+
+
+def too_large_material(item: Loaded, limit: int) -> Material:
+    """The Material of an attachment over the size limit: ``failed``, nothing read."""
+    return Material(
+        sha256=item.sha256,
+        declared_name=item.name,
+        detected_type="unknown",
+        status="failed",
+        reason=f"larger than the {limit} byte attachment limit; not read",
+    )

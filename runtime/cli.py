@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import sys
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
@@ -19,6 +20,7 @@ from typing import Any, TextIO
 import msgspec
 
 from donecheck.runtime.errors import DoneCheckError, InputError
+from donecheck.runtime.messages import Material
 from donecheck.runtime.progress import Progress
 
 __all__ = ["main"]
@@ -92,11 +94,39 @@ def build_parser() -> argparse.ArgumentParser:
     parse = commands.add_parser(
         "parse",
         help="show how attachments are read",
-        description="Detect each file's type from its content and parse it as a session would.",
-        epilog="Exit status: 0 all files read, 2 a file is missing or could not be parsed.",
+        description=(
+            "Detect each file's type from its content and parse it as a session would: status "
+            "(parsed, partial, unparsed, failed) and why, detected type, blocks and a preview "
+            "of the text. Files are parsed in parallel in isolated worker processes, each with "
+            "the configured time and memory limits."
+        ),
+        epilog=(
+            "Exit status: 0 every file was handled, 1 a file failed to parse (corrupt, "
+            "encrypted, over a limit, timed out), 2 usage error or a missing file."
+        ),
     )
-    parse.add_argument("files", nargs="+", metavar="FILE", type=Path)
-    parse.add_argument("--json", action="store_true", help="print one Material per line")
+    parse.add_argument(
+        "files", nargs="+", metavar="PATH", type=Path, help="files, or folders searched recursively"
+    )
+    output = parse.add_mutually_exclusive_group()
+    output.add_argument(
+        "--json", action="store_true", help="print one Material per line (preview images left out)"
+    )
+    output.add_argument(
+        "--markdown",
+        action="store_true",
+        help="print the materials as a review model would see them",
+    )
+    parse.add_argument(
+        "--with-previews", action="store_true", help="with --json: include preview images (base64)"
+    )
+    parse.add_argument(
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        metavar="N",
+        help="parallel worker processes (default: one per CPU)",
+    )
     parse.set_defaults(func=_cmd_parse)
     return parser
 
@@ -213,50 +243,93 @@ async def _review_all(
 # -------------------------------------------------------------------- parse
 
 
+def _parse_targets(paths: Sequence[Path]) -> tuple[list[Path], list[str]]:
+    files: list[Path] = []
+    problems: list[str] = []
+    for path in paths:
+        if path.is_dir():
+            found = sorted(
+                p
+                for p in path.rglob("*")
+                if p.is_file()
+                and not any(part.startswith(".") for part in p.relative_to(path).parts)
+            )
+            if not found:
+                problems.append(f"{path}: the folder has no files")
+            files.extend(found)
+        elif path.is_file():
+            files.append(path)
+        elif path.exists():
+            problems.append(f"{path}: not a regular file")
+        else:
+            problems.append(f"{path}: no such file")
+    return files, problems
+
+
+def _summary_line(path: Path, material: Material) -> list[str]:
+    reason = f" — {material.reason}" if material.reason else ""
+    lines = [
+        f"{material.status:<9} {material.detected_type:<34} {path}"
+        f"  ({len(material.blocks)} blocks, {len(material.previews)} previews){reason}"
+    ]
+    preview = " ".join(" ".join(b.text.split()) for b in material.blocks[:3])
+    if preview:
+        lines.append(f"          {preview[:160]}")
+    lines.extend(f"          warning: {w}" for w in material.warnings)
+    return lines
+
+
 def _cmd_parse(args: argparse.Namespace) -> int:
-    from donecheck.parsers import parse_bytes
+    from concurrent.futures import ThreadPoolExecutor
+
+    from donecheck.parsers.base import ParseLimits
+    from donecheck.parsers.render import render_materials
+    from donecheck.parsers.worker import WorkerPool
+    from donecheck.runtime.attachments import load_attachment, too_large_material
     from donecheck.runtime.config import load_config
 
-    limit = load_config().max_attachment_bytes
-    status = EXIT_OK
-    progress = Progress(len(args.files), "parsing")
-    for path in args.files:
-        progress.advance()
+    if args.workers < 1:
+        _error("--workers must be at least 1")
+        return EXIT_INPUT
+    config = load_config()
+    files, problems = _parse_targets(args.files)
+    for problem in problems:
+        _error(problem)
+    limits = ParseLimits.from_config(config)
+    progress = Progress(len(files), "parsing")
+
+    def one(path: Path) -> Material:
         try:
-            size = path.stat().st_size
-            if not path.is_file():
-                raise IsADirectoryError
-            if size > limit:
-                _error(f"{path}: {size} bytes, over the {limit} byte attachment limit")
-                status = EXIT_INPUT
-                continue
-            data = path.read_bytes()
-        except FileNotFoundError:
-            _error(f"{path}: no such file")
-            status = EXIT_INPUT
-            continue
-        except (IsADirectoryError, PermissionError) as exc:
-            _error(f"{path}: cannot read ({type(exc).__name__})")
-            status = EXIT_INPUT
-            continue
-        material = parse_bytes(data, path.name)
-        if material.status == "failed":
-            status = EXIT_INPUT
-        if args.json:
-            print(msgspec.json.encode(material).decode())
-            continue
-        preview = " ".join(" ".join(b.text.split()) for b in material.blocks[:2])[:100]
-        reason = f" — {material.reason}" if material.reason else ""
-        print(
-            f"{material.status:<9} {material.detected_type:<28} {path.name}"
-            f"  ({len(material.blocks)} blocks){reason}"
-        )
-        if preview:
-            print(f"          {preview}")
-        for warning in material.warnings:
-            print(f"          warning: {warning}")
+            loaded = load_attachment(path, 0, config.max_attachment_bytes)
+            if loaded.too_large:
+                return too_large_material(loaded, config.max_attachment_bytes)
+            return pool.parse(loaded.data, loaded.name, sha256=loaded.sha256, limits=limits)
+        finally:
+            progress.advance()
+
+    with WorkerPool(
+        min(args.workers, max(1, len(files))),
+        timeout_s=config.parse_timeout_s,
+        memory_bytes=config.parse_memory_bytes,
+    ) as pool:
+        with ThreadPoolExecutor(max_workers=args.workers) as executor:
+            materials = list(executor.map(one, files))
     progress.close()
-    return status
+    if args.markdown:
+        print(render_materials(materials, budget_chars=config.material_excerpt_chars).text)
+    for path, material in zip(files, materials, strict=True):
+        if args.json:
+            if not args.with_previews:
+                material = msgspec.structs.replace(
+                    material,
+                    previews=tuple(msgspec.structs.replace(p, data=b"") for p in material.previews),
+                )
+            print(msgspec.json.encode(material).decode())
+        elif not args.markdown:
+            print("\n".join(_summary_line(path, material)))
+    if problems:
+        return EXIT_INPUT
+    return EXIT_FAILURE if any(m.status == "failed" for m in materials) else EXIT_OK
 
 
 if __name__ == "__main__":  # pragma: no cover

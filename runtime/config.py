@@ -67,6 +67,27 @@ class Config(BaseSettings):
         65_536, ge=1_024, description="Stored per tool result: head and tail beyond this."
     )
 
+    # ------------------------------------------------------- parsing (SPEC §3)
+    parse_timeout_s: float = Field(60.0, gt=0, description="Wall time to parse one file.")
+    parse_memory_bytes: int = Field(
+        2048 * MiB, ge=256 * MiB, description="Address-space limit of a parse worker process."
+    )
+    parse_text_chars: int = Field(400_000, gt=0, description="Text kept per material.")
+    parse_pages: int = Field(300, gt=0, description="Pages (or chapters) read per document.")
+    parse_image_pixels: int = Field(80_000_000, gt=0, description="Decompression-bomb limit.")
+    preview_long_side: int = Field(1568, ge=64, le=8192)
+    preview_pages: int = Field(3, ge=0, description="Document pages rendered as previews.")
+    archive_members: int = Field(1_000, gt=0)
+    archive_total_bytes: int = Field(256 * MiB, gt=0)
+    archive_ratio: float = Field(200.0, gt=1)
+    archive_depth: int = Field(3, ge=0)
+    ocr: bool = Field(True, description="Read text in images with Tesseract when installed.")
+    material_excerpt_chars: int = Field(
+        30_000, gt=0, description="Material text a model is shown per review."
+    )
+    parse_cache_entries: int = Field(512, ge=0, description="Materials cached per parser.")
+    parse_cache_bytes: int = Field(128 * MiB, ge=0, description="Their text and previews.")
+
     # ---------------------------------------------------------- judge (SPEC §6)
     judge_base_url: str | None = None
     judge_model: str | None = None
@@ -80,7 +101,9 @@ class Config(BaseSettings):
     controller_shards: int = Field(2, ge=1, le=1024)
     budget_shards: int = Field(1, ge=1, le=1024)
     reviewer_actors: int = Field(1, ge=1, le=1024)
-    parser_actors: int = Field(1, ge=1, le=1024)
+    parser_actors: int | None = Field(
+        None, ge=1, le=1024, description="Parser pool size (default: one per CPU)."
+    )
     call_timeout_s: float = Field(
         60.0, gt=0, description="How long a driver waits for an actor (reviews get more)."
     )

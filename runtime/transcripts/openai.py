@@ -280,6 +280,11 @@ class _Reader:
             if not isinstance(part, dict):
                 raise self.fail(index, role, f"content[{n}] is not an object")
             kind = part.get("type")
+            if not isinstance(kind, str):
+                self.warnings.append(
+                    f"message {index + 1} ({role}): content[{n}] has no type; ignored"
+                )
+                continue
             if kind in {"text", "input_text", "output_text"}:
                 text = part.get("text")
                 if not isinstance(text, str):

@@ -18,6 +18,35 @@ import pytest
 pytestmark = pytest.mark.ray
 
 
+def _clean_env() -> dict[str, str]:
+    """This process's environment without what its own ray.init() added
+    (RAY_CLIENT_MODE, RAY_ADDRESS, PYTHONBREAKPOINT …): a separate cluster and its
+    client must not inherit the test session's Ray settings."""
+    return {
+        k: v for k, v in os.environ.items() if not k.startswith("RAY_") and k != "PYTHONBREAKPOINT"
+    }
+
+
+_SPECIFIC_SERVER_PORT = 23000  # hard-coded in ray/util/client/server/proxier.py
+
+
+def _wait_until_bindable(port: int, timeout_s: float) -> None:
+    """Ray Client serves each client from a "specific server" on port 23000 and up.
+    A head stopped moments before can leave it held for a few seconds, and a new
+    specific server then dies at start; wait for the port to be free."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        with socket.socket() as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind(("0.0.0.0", port))
+                return
+            except OSError:
+                if time.monotonic() > deadline:
+                    pytest.fail(f"port {port} stayed busy for {timeout_s:g} s")
+        time.sleep(0.5)
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -30,6 +59,7 @@ def client_address() -> Iterator[str]:
     gcs, client = _free_port(), _free_port()
     workers = 40_000 + (os.getpid() % 200) * 100
     temp_dir = tempfile.mkdtemp(prefix="dcray-", dir="/tmp")  # unix socket paths stay short
+    _wait_until_bindable(_SPECIFIC_SERVER_PORT, 60)
     head = subprocess.Popen(
         [
             str(ray_cli),
@@ -47,7 +77,7 @@ def client_address() -> Iterator[str]:
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
-        env={k: v for k, v in os.environ.items() if not k.startswith("RAY_ADDRESS")},
+        env=_clean_env(),
     )
     try:
         deadline = time.monotonic() + 60
@@ -81,7 +111,7 @@ def test_start_through_ray_client(client_address: str) -> None:
         print(type(action).__name__, s.close().decision, flush=True)
         dc.shutdown(stop_deployment=True)
     """)
-    env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_ADDRESS")}
+    env = _clean_env()
     env["RAY_AUTH_MODE"] = "token"  # Ray >= 2.59 enables token auth on local clusters
     done = subprocess.run(
         [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120

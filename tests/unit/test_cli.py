@@ -57,20 +57,41 @@ def test_only_bad_inputs_exit_2_without_starting_ray(
     assert any("no transcripts (*.json) in this folder" in line for line in err)
 
 
-def test_parse_text_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_parse_text_json_markdown(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     notes = tmp_path / "notes.txt"
     notes.write_text("hello\nworld\n")
     empty = tmp_path / "empty.txt"
     empty.write_bytes(b"")
     assert main(["parse", str(notes)]) == 0
     out = capsys.readouterr().out
-    assert "parsed" in out and "text/plain" in out and "hello" in out
-    # one bad file does not stop the others; the exit status says something failed
-    assert main(["parse", "--json", str(empty), str(tmp_path / "nope"), str(notes)]) == 2
-    captured = capsys.readouterr()
-    lines = [json.loads(line) for line in captured.out.splitlines()]
+    assert out.startswith("parsed") and "text/plain" in out and "hello" in out
+    # one bad file does not stop the others; the exit status says one failed
+    assert main(["parse", "--json", str(empty), str(notes)]) == 1
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [(m["declared_name"], m["status"]) for m in lines] == [
         ("empty.txt", "failed"),
         ("notes.txt", "parsed"),
     ]
-    assert "nope: no such file" in captured.err
+    # a missing file is a usage/input error, and the others are still parsed
+    assert main(["parse", str(tmp_path / "nope"), str(notes)]) == 2
+    captured = capsys.readouterr()
+    assert "nope: no such file" in captured.err and "hello" in captured.out
+    assert main(["parse", "--markdown", str(notes)]) == 0
+    markdown = capsys.readouterr().out
+    assert markdown.startswith("### Attachment 1: notes.txt")
+    assert "#0] \n    1 | hello" in markdown or "#0]" in markdown
+
+
+def test_parse_folder_of_mixed_documents(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from donecheck.parsers import samples
+
+    for kind in ("pdf", "docx", "xlsx", "csv", "zip"):
+        sample = samples.sample(kind, seed=1)
+        (tmp_path / sample.name).write_bytes(sample.data)
+    assert main(["parse", "--json", "--workers", "2", str(tmp_path)]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert len(lines) == 5 and all(m["status"] == "parsed" for m in lines)
+    pdf = next(m for m in lines if m["declared_name"].endswith(".pdf"))
+    assert pdf["previews"] and all(p["data"] == "" for p in pdf["previews"])

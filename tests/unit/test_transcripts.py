@@ -277,3 +277,14 @@ def test_hostile_transcripts_only_raise_transcript_error(data: object) -> None:
         parse_openai(data, "fuzz.json")
     except TranscriptError:
         pass
+
+
+def test_part_with_a_non_string_type_is_ignored_with_a_warning() -> None:
+    # found by the hypothesis test above: {"type": []} once raised TypeError
+    data = [
+        {"role": "user", "content": [{"type": []}, {"type": "text", "text": "hi"}]},
+        {"role": "assistant", "content": "answer"},
+    ]
+    transcript = parse_openai(data)
+    assert transcript.request == "hi"
+    assert "content[0] has no type" in transcript.warnings[0]

@@ -1,0 +1,82 @@
+"""EPUB e-books: chapters in spine order through the HTML converter.
+
+The container is checked like any ZIP first; the reading order comes from the
+OPF package's spine. Each chapter's blocks carry its position as ``page``.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import xml.etree.ElementTree as ET
+
+from donecheck.parsers.base import ParseContext
+from donecheck.parsers.detect import EPUB, Detection
+from donecheck.parsers.html import add_html, decode_html
+from donecheck.parsers.zipcheck import inspect_zip, read_member
+from donecheck.runtime.messages import Material
+
+__all__ = ["EpubParser"]
+
+_NS = {
+    "c": "urn:oasis:names:tc:opendocument:xmlns:container",
+    "opf": "http://www.idpf.org/2007/opf",
+    "dc": "http://purl.org/dc/elements/1.1/",
+}
+
+
+class EpubParser:
+    recipe = "epub-1"
+
+    def accepts(self, detection: Detection) -> bool:
+        return detection.mime == EPUB
+
+    def parse(self, data: bytes, ctx: ParseContext) -> Material:
+        out = ctx.builder(self.recipe)
+        archive, report = inspect_zip(data, ctx.limits)
+        if archive is None:
+            return out.fail(report.fatal or "corrupt")
+        limit = ctx.limits.member_bytes
+        with archive:
+            try:
+                container = ET.fromstring(archive.read("META-INF/container.xml"))
+                rootfile = container.find(".//c:rootfile", _NS)
+                if rootfile is None:
+                    raise KeyError("no rootfile")
+                opf_path = rootfile.attrib["full-path"]
+                info = archive.getinfo(opf_path)
+                package = ET.fromstring(read_member(archive, info, limit) or b"")
+            except (KeyError, ET.ParseError) as exc:
+                return out.fail(f"corrupt EPUB: no readable package document ({exc})")
+            title = package.findtext(".//dc:title", default="", namespaces=_NS).strip()
+            if title:
+                out.add("meta", f"Title: {title}")
+            base = posixpath.dirname(opf_path)
+            manifest = {
+                item.attrib.get("id"): item.attrib.get("href", "")
+                for item in package.iterfind(".//opf:manifest/opf:item", _NS)
+            }
+            spine = [
+                ref.attrib.get("idref") for ref in package.iterfind(".//opf:spine/opf:itemref", _NS)
+            ]
+            out.stats["chapters"] = float(len(spine))
+            for number, idref in enumerate(spine[: ctx.limits.pages], start=1):
+                if out.full or ctx.out_of_time():
+                    break
+                href = manifest.get(idref)
+                if not href:
+                    continue
+                path = posixpath.normpath(posixpath.join(base, href))
+                try:
+                    chapter = read_member(archive, archive.getinfo(path), limit)
+                except KeyError:
+                    out.warn(f"chapter {number}: {path} is missing")
+                    continue
+                if chapter is None:
+                    out.warn(f"chapter {number}: {path} is larger than {limit} bytes; skipped")
+                    continue
+                text = decode_html(chapter)
+                if text is not None:
+                    add_html(out, text, page=number)
+            if len(spine) > ctx.limits.pages:
+                out.stop(f"chapter limit: read {ctx.limits.pages} of {len(spine)} chapters")
+        return out.build()

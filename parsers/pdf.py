@@ -1,0 +1,221 @@
+"""PDF with PyMuPDF: text per page in reading order, headings, tables, page previews.
+
+* An encrypted PDF that needs a password is ``failed`` with reason ``encrypted`` —
+  never an empty "parsed" result.
+* Headings come from the outline (table of contents) when the document has one,
+  else from type size: lines clearly larger than the body text.
+* Tables are looked for only on pages with enough vector drawings to draw a
+  grid (``find_tables`` costs ~0.2 s a page); each becomes rows plus Markdown,
+  and its text is not repeated as a paragraph.
+* A page with images but no text layer is flagged as scanned and read by OCR
+  when Tesseract is installed.
+* The first ``preview_pages`` pages are rendered (bounded DPI and longest side)
+  for visual review.
+"""
+
+from __future__ import annotations
+
+import statistics
+from typing import Any
+
+import pymupdf
+
+from donecheck.parsers.base import MaterialBuilder, ParseContext, markdown_table
+from donecheck.parsers.detect import Detection
+from donecheck.parsers.ocr import OCR_MISSING, ocr_available, ocr_image
+from donecheck.runtime.messages import Material
+
+__all__ = ["PdfParser", "render_page"]
+
+_GROUP_CHARS = 1_200
+_MIN_TABLE_DRAWINGS = 4
+
+pymupdf.TOOLS.mupdf_display_errors(False)
+pymupdf.TOOLS.mupdf_display_warnings(False)
+
+
+def render_page(page: Any, dpi: int, long_side: int) -> tuple[bytes, int, int]:
+    """A page as PNG, at ``dpi`` but no longer than ``long_side`` pixels."""
+    rect = page.rect
+    zoom = min(dpi / 72, long_side / max(rect.width, rect.height, 1))
+    pix = page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), alpha=False)
+    return pix.tobytes("png"), pix.width, pix.height
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+class PdfParser:
+    recipe = "pdf-1"
+
+    def accepts(self, detection: Detection) -> bool:
+        return detection.mime == "application/pdf"
+
+    def parse(self, data: bytes, ctx: ParseContext) -> Material:
+        out = ctx.builder(self.recipe)
+        pymupdf.TOOLS.reset_mupdf_warnings()
+        try:
+            doc = pymupdf.open(stream=data, filetype="pdf")
+        except Exception as exc:  # PyMuPDF raises FileDataError/RuntimeError on damage
+            return out.fail(f"corrupt: cannot be opened ({exc})")
+        with doc:
+            if doc.needs_pass:
+                return out.fail("encrypted: a password is needed to open it")
+            if doc.is_encrypted:
+                out.warn("encrypted without a user password: opened read-only")
+            return self._read(doc, ctx, out)
+
+    def _read(self, doc: Any, ctx: ParseContext, out: MaterialBuilder) -> Material:
+        limits = ctx.limits
+        total = doc.page_count
+        out.stats["pages"] = float(total)
+        if total == 0:
+            return out.fail("corrupt: the document has no pages")
+        toc: dict[int, dict[str, int]] = {}
+        try:
+            for level, title, page_no in doc.get_toc(simple=True):
+                toc.setdefault(page_no, {})[_norm(title)] = level
+        except Exception:  # a broken outline is not a broken document
+            out.warn("the outline (table of contents) could not be read")
+        body_size = self._body_size(doc, min(total, 5))
+        pages = min(total, limits.pages)
+        failed: list[int] = []
+        scanned: list[int] = []
+        ocr_pages = 0
+        read = 0
+        for index in range(pages):
+            number = index + 1
+            if ctx.out_of_time() or out.full:
+                break
+            read += 1
+            try:
+                page = doc[index]
+                had_text = self._page(page, number, toc.get(number, {}), body_size, out)
+                if index < limits.preview_pages:
+                    png, width, height = render_page(
+                        page, limits.preview_dpi, limits.preview_long_side
+                    )
+                    out.preview(png, "image/png", width, height, page=number)
+            except Exception as exc:  # one damaged page does not lose the others
+                out.warn(f"page {number} could not be read: {type(exc).__name__}: {exc}")
+                failed.append(number)
+                continue
+            if had_text or not page.get_images(full=False):
+                continue
+            scanned.append(number)
+            if limits.ocr and ocr_available():
+                try:
+                    png, _, _ = render_page(page, 200, 3000)
+                    text = ocr_image(png, timeout_s=limits.ocr_timeout_s)
+                except (TimeoutError, RuntimeError) as exc:
+                    out.warn(f"page {number}: {exc}")
+                    continue
+                if text.strip():
+                    out.add("text", text.strip(), page=number)
+                    ocr_pages += 1
+        if ctx.out_of_time() and read < total:
+            out.stop(f"time limit: read {read} of {total} pages")
+        elif pages < total:
+            out.stop(f"page limit: read {pages} of {total} pages")
+        if failed:
+            out.stop(f"{len(failed)} page(s) could not be read: {failed[:10]}")
+        if scanned:
+            out.stats["scanned_pages"] = float(len(scanned))
+            if ocr_pages:
+                out.warn(f"pages {scanned[:10]} have no text layer (scanned): read by OCR")
+            elif not (limits.ocr and ocr_available()):
+                out.warn(f"pages {scanned[:10]} have no text layer (scanned); {OCR_MISSING}")
+                out.stop("scanned pages without a text layer were not read")
+            else:
+                out.warn(f"pages {scanned[:10]} have no text layer and OCR found no text")
+        warnings = pymupdf.TOOLS.mupdf_warnings()
+        if warnings:
+            out.stop(
+                "damaged: repaired while reading, so content may be missing ("
+                + warnings.splitlines()[0][:160]
+                + ")"
+            )
+        if not out.blocks and not scanned and not failed:
+            out.warn("the document has no text")
+        return out.build()
+
+    @staticmethod
+    def _body_size(doc: Any, sample: int) -> float:
+        sizes: list[float] = []
+        for index in range(sample):
+            try:
+                data = doc[index].get_text("dict")
+            except Exception:
+                continue
+            for block in data["blocks"]:
+                for line in block.get("lines", []):
+                    for span in line["spans"]:
+                        sizes.extend([round(span["size"], 1)] * len(span["text"].strip()))
+        return statistics.median(sizes) if sizes else 11.0
+
+    def _page(
+        self,
+        page: Any,
+        number: int,
+        toc: dict[str, int],
+        body_size: float,
+        out: MaterialBuilder,
+    ) -> bool:
+        """Add one page's blocks. Returns whether the page had any text layer."""
+        table_boxes: list[Any] = []
+        if len(page.get_cdrawings()) >= _MIN_TABLE_DRAWINGS:
+            for table in page.find_tables().tables:
+                rows = [[(c or "").strip() for c in row] for row in table.extract()]
+                rows = [r for r in rows if any(r)]
+                if len(rows) >= 2:
+                    table_boxes.append(pymupdf.Rect(table.bbox))
+                    rows_t = tuple(tuple(r) for r in rows)
+                    out.add("table", markdown_table(rows), page=number, rows=rows_t)
+        data = page.get_text("dict", sort=True)
+        paragraph: list[str] = []
+        had_text = False
+
+        def flush() -> None:
+            if paragraph:
+                out.add("text", "\n".join(paragraph), page=number)
+                paragraph.clear()
+
+        for block in data["blocks"]:
+            if block.get("type") != 0:
+                continue
+            box = pymupdf.Rect(block["bbox"])
+            if any(box.intersects(t) for t in table_boxes):
+                had_text = True
+                continue
+            lines = []
+            sizes = []
+            bold = True
+            for line in block.get("lines", []):
+                text = "".join(span["text"] for span in line["spans"]).strip()
+                if text:
+                    lines.append(text)
+                    for span in line["spans"]:
+                        if span["text"].strip():
+                            sizes.append(span["size"])
+                            bold = bold and bool(span["flags"] & 16)
+            if not lines:
+                continue
+            had_text = True
+            text = " ".join(lines) if len(lines) <= 3 else "\n".join(lines)
+            level = toc.get(_norm(text))
+            if level is None and len(text) <= 200 and len(lines) <= 3 and sizes:
+                size = max(sizes)
+                if size >= body_size * 1.25:
+                    level = 1 if size >= body_size * 1.6 else 2
+                elif bold and size >= body_size * 1.05:
+                    level = 3
+            if level is not None:
+                flush()
+                out.add("heading", text, page=number, level=level)
+                continue
+            if paragraph and sum(map(len, paragraph)) + len(text) > _GROUP_CHARS:
+                flush()
+            paragraph.append(text)
+        flush()
+        return had_text

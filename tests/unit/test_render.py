@@ -1,0 +1,80 @@
+"""Materials as a model sees them: each shown fragment once, beside its id, in order."""
+
+from __future__ import annotations
+
+import re
+
+from donecheck.parsers import ParseLimits, parse_bytes
+from donecheck.parsers import samples as s
+from donecheck.parsers.render import render_materials
+from donecheck.runtime.messages import Block, Material
+
+LIMITS = ParseLimits(ocr=False)
+
+
+def materials() -> list[Material]:
+    return [
+        parse_bytes(x.data, x.name, limits=LIMITS)
+        for x in (s.pdf(seed=1), s.docx(seed=2), s.image(seed=3))
+    ]
+
+
+def test_every_shown_block_once_in_order_with_its_id() -> None:
+    items = materials()
+    rendering = render_materials(items, budget_chars=1_000_000)
+    ids = re.findall(r"^\[([0-9a-f]{12}#\d+)\]", rendering.text, re.M)
+    expected = [b.source_id for m in items for b in m.blocks]
+    assert ids == expected  # block order, each exactly once
+    assert rendering.citable == frozenset(expected)
+    assert rendering.omitted_blocks == 0 and not rendering.truncated
+    for block in (b for m in items for b in m.blocks):
+        assert rendering.text.count(block.text) >= 1
+
+
+def test_budget_is_shared_and_truncation_marked() -> None:
+    items = materials()
+    rendering = render_materials(items, budget_chars=1_500)
+    assert rendering.truncated and rendering.omitted_blocks > 0
+    assert "not shown (over the input budget); they cannot be cited" in rendering.text
+    # every material got a share: each has at least one citable block
+    for material in items:
+        assert any(b.source_id in rendering.citable for b in material.blocks)
+    # only blocks shown whole are citable
+    shown = set(re.findall(r"^\[([0-9a-f]{12}#\d+)\]", rendering.text, re.M))
+    assert rendering.citable == shown
+
+
+def test_cut_blocks_are_shown_without_a_citable_id() -> None:
+    block = Block(source_id="abc#0", index=0, text="half a sentence", truncated=True)
+    material = Material(
+        sha256="sha256:abc",
+        declared_name="a.txt",
+        detected_type="text/plain",
+        status="partial",
+        reason="text budget",
+        blocks=(block,),
+    )
+    rendering = render_materials([material])
+    assert "[cut by the parser: not citable] half a sentence" in rendering.text
+    assert rendering.citable == frozenset()
+    assert "status reason: text budget" in rendering.text
+
+
+def test_unread_material_is_said_plainly() -> None:
+    material = parse_bytes(b"", "empty.pdf")
+    rendering = render_materials([material])
+    assert "Its content was NOT read. Do not assume what it says." in rendering.text
+
+
+def test_images_keep_their_role_labels() -> None:
+    rendering = render_materials(materials(), max_images=10)
+    labels = [image.label for image in rendering.images]
+    assert labels[:3] == [
+        f"Image {n}: preview rendered by DoneCheck from page {n} of report-1.pdf (827×1170)"
+        for n in (1, 2, 3)
+    ]
+    assert labels[3] == "Image 4: the user's reference image screenshot-3.png (900×300)"
+    assert [i.role for i in rendering.images] == ["preview"] * 3 + ["reference"]
+    limited = render_materials(materials(), max_images=2)
+    assert len(limited.images) == 2 and limited.omitted_images == 2
+    assert "2 more image(s) not shown" in limited.text
