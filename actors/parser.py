@@ -65,6 +65,13 @@ class AttachmentParser:
             self._stats["cache_hits"] += 1
         return hit
 
+    def remember(self, material: Material) -> bool:
+        """Cache a Material another parser made for content this parser owns."""
+        if material.recipe_version != RECIPE_VERSION or not material.sha256:
+            return False
+        self._remember((material.sha256, RECIPE_VERSION), material)
+        return True
+
     def parse(self, request: ParseRequest, data: bytes) -> Material:
         hit = self.cached(request.sha256)
         if hit is not None:

@@ -3,8 +3,9 @@
     python benchmarks/run.py                 # every benchmark
     python benchmarks/run.py turn_latency    # one of them
 
-Benchmarks are kept out of the test suite; their figures and the command that
-made them go in benchmarks/RESULTS.md.
+Only figure lines (JSON objects) reach stdout; anything else a benchmark or a
+peer tool prints goes to stderr. Benchmarks are kept out of the test suite;
+their figures and the command that made them go in benchmarks/RESULTS.md.
 """
 
 from __future__ import annotations
@@ -22,8 +23,17 @@ def main(argv: list[str]) -> int:
     )
     status = 0
     for name in names:
-        done = subprocess.run([sys.executable, "-m", f"benchmarks.{name}"], cwd=HERE.parent)
-        status = status or done.returncode
+        with subprocess.Popen(
+            [sys.executable, "-m", f"benchmarks.{name}"],
+            cwd=HERE.parent,
+            stdout=subprocess.PIPE,
+            text=True,
+        ) as child:
+            assert child.stdout is not None
+            for line in child.stdout:  # figures to stdout; whatever else a peer prints, stderr
+                (sys.stdout if line.startswith("{") else sys.stderr).write(line)
+                sys.stdout.flush()
+        status = status or child.returncode
     return status
 
 

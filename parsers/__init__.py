@@ -12,7 +12,7 @@ module              formats
 :mod:`.office`      DOCX, XLSX, PPTX; DOC/XLS/PPT/RTF/OpenDocument via LibreOffice
 :mod:`.epub`        EPUB
 :mod:`.html`        HTML, XHTML
-:mod:`.image`       PNG, JPEG, GIF, WebP, TIFF, BMP (+ OCR with Tesseract)
+:mod:`.image`       PNG, JPEG, GIF, WebP, TIFF, BMP (+ OCR with Tesseract), SVG
 :mod:`.structured`  CSV/TSV, JSON, Jupyter notebooks
 :mod:`.mail`        e-mail (.eml; .msg with extract-msg)
 :mod:`.archive`     ZIP, TAR, gzip/bzip2/xz
@@ -32,7 +32,7 @@ from donecheck.parsers.base import ParseContext, ParseLimits, Parser, source_id
 from donecheck.parsers.detect import Detection, detect
 from donecheck.parsers.epub import EpubParser
 from donecheck.parsers.html import HtmlParser
-from donecheck.parsers.image import ImageParser
+from donecheck.parsers.image import ImageParser, SvgParser
 from donecheck.parsers.mail import MailParser
 from donecheck.parsers.office import OfficeParser
 from donecheck.parsers.pdf import PdfParser
@@ -58,6 +58,7 @@ PARSERS: tuple[Parser, ...] = (
     EpubParser(),
     HtmlParser(),
     ImageParser(),
+    SvgParser(),
     NotebookParser(),
     JsonParser(),
     CsvParser(),
@@ -120,10 +121,11 @@ def parse_bytes(
         return builder.fail("nested too deeply to parse")
     except Exception as exc:  # a parser bug must not lose the batch: say what broke
         return builder.fail(f"parser error: {type(exc).__name__}: {exc}")
+    warnings = [*notes, *(w for w in material.warnings if w not in notes)]
+    if material.status == "parsed" and not material.blocks:
+        warnings.append("no text or other content was found in it")
     return msgspec.structs.replace(
-        material,
-        recipe_version=RECIPE_VERSION,
-        warnings=(*notes, *(w for w in material.warnings if w not in notes)),
+        material, recipe_version=RECIPE_VERSION, warnings=tuple(warnings)
     )
 
 

@@ -53,7 +53,7 @@ class ParseLimits:
     image_pixels: int = 80_000_000
     """Decompression-bomb limit for one image."""
     preview_long_side: int = 1568
-    preview_pages: int = 3
+    preview_pages: int = 2
     preview_dpi: int = 100
     archive_members: int = 1_000
     archive_total_bytes: int = 256 * MiB

@@ -16,10 +16,11 @@ from PIL import Image, ImageOps, UnidentifiedImageError
 
 from donecheck.parsers.base import ParseContext
 from donecheck.parsers.detect import Detection
+from donecheck.parsers.encoding import decode_text
 from donecheck.parsers.ocr import OCR_MISSING, ocr_available, ocr_image
 from donecheck.runtime.messages import Material
 
-__all__ = ["IMAGE_TYPES", "ImageParser", "encode_preview"]
+__all__ = ["IMAGE_TYPES", "ImageParser", "SvgParser", "encode_preview"]
 
 IMAGE_TYPES = {"image/png", "image/jpeg", "image/gif", "image/webp", "image/tiff", "image/bmp"}
 _ORIENTATION = {
@@ -94,14 +95,26 @@ class ImageParser:
         except (OSError, ValueError, Image.DecompressionBombError) as exc:
             return out.fail(f"corrupt: the image data cannot be decoded ({exc})")
         out.add("image", ", ".join(facts))
-        preview, media, pw, ph = encode_preview(upright, limits.preview_long_side)
+        as_is = orientation in (None, 1) and image.format in {"PNG", "JPEG", "BMP", "TIFF"}
+        if (
+            as_is
+            and image.format in {"PNG", "JPEG"}
+            and max(width, height) <= limits.preview_long_side
+            and len(data) <= _MAX_PNG_PREVIEW
+            and frames == 1
+        ):
+            preview, media, pw, ph = data, f"image/{image.format.lower()}", width, height
+        else:
+            preview, media, pw, ph = encode_preview(upright, limits.preview_long_side)
         out.preview(preview, media, pw, ph, role=ctx.role or "reference")
         if not limits.ocr:
             out.warn("OCR is turned off: text inside the image was not read")
         elif not ocr_available():
             out.warn(OCR_MISSING)
         else:
-            source, _, _, _ = encode_preview(upright, max(limits.preview_long_side, 3000))
+            source = (
+                data if as_is and max(width, height) <= 4000 else encode_preview(upright, 4000)[0]
+            )
             try:
                 text = ocr_image(source, timeout_s=limits.ocr_timeout_s)
             except (TimeoutError, RuntimeError) as exc:
@@ -109,6 +122,60 @@ class ImageParser:
             else:
                 text = "\n".join(line for line in text.splitlines() if line.strip())
                 if text:
-                    out.add("text", "OCR text:\n" + text)
+                    out.add("text", "OCR text (machine-read; may contain errors):\n" + text)
                     out.stats["ocr_chars"] = float(len(text))
+        return out.build()
+
+
+class SvgParser:
+    """SVG: the words it shows (``<text>``), its source, and a rendered preview."""
+
+    recipe = "svg-1"
+
+    def accepts(self, detection: Detection) -> bool:
+        return detection.mime == "image/svg+xml"
+
+    def parse(self, data: bytes, ctx: ParseContext) -> Material:
+        import xml.etree.ElementTree as ET
+
+        import pymupdf
+
+        out = ctx.builder(self.recipe)
+        decoded = decode_text(data)
+        if decoded is None:
+            return out.fail("not decodable as text")
+        try:
+            root = ET.fromstring(decoded.text)
+        except ET.ParseError as exc:
+            return out.fail(f"corrupt: not well-formed XML ({exc})")
+        words = [
+            " ".join("".join(el.itertext()).split())
+            for el in root.iter()
+            if el.tag.rsplit("}", 1)[-1] == "text"
+        ]
+        title = next(
+            (el.text for el in root.iter() if el.tag.rsplit("}", 1)[-1] == "title" and el.text), ""
+        )
+        facts = "SVG image" + (f" titled {title.strip()!r}" if title.strip() else "")
+        out.add("image", facts)
+        if any(words):
+            out.add("text", "Text in the image:\n" + "\n".join(w for w in words if w))
+        try:
+            with pymupdf.open(stream=data, filetype="svg") as doc:
+                page = doc[0]
+                longest = max(page.rect.width, page.rect.height, 1)
+                zoom = min(4.0, ctx.limits.preview_long_side / longest)
+                pix = page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), alpha=False)
+                out.preview(
+                    pix.tobytes("png"),
+                    "image/png",
+                    pix.width,
+                    pix.height,
+                    role=ctx.role or "reference",
+                )
+        except Exception as exc:  # MuPDF cannot draw every SVG feature: the text still counts
+            out.warn(f"no preview: the SVG could not be rendered ({type(exc).__name__})")
+        lines = decoded.text.splitlines()
+        body = "\n".join(f"{n:>5} | {line}" for n, line in enumerate(lines, start=1))
+        out.add("code", body)
         return out.build()

@@ -77,7 +77,11 @@ def pdf(seed: int = 0, pages: int = 3, table: bool = True) -> Sample:
                         72 + c * 120, 360 + r * 22, 72 + (c + 1) * 120, 360 + (r + 1) * 22
                     )
                     page.draw_rect(rect, color=(0, 0, 0), width=0.6)
-                    cell = "Item" if r == 0 and c == 0 else f"R{r}C{c}-{_WORDS[(r * 3 + c) % 40]}"
+                    cell = (
+                        "Item"
+                        if r == 0 and c == 0
+                        else f"R{r}C{c}-{_WORDS[(r * 3 + c) % len(_WORDS)]}"
+                    )
                     page.insert_text((rect.x0 + 4, rect.y1 - 7), cell, fontsize=9)
                     phrases.append(cell)
     doc.set_toc(toc)
@@ -107,7 +111,7 @@ def docx(seed: int = 0) -> Sample:
     table = document.add_table(rows=3, cols=3)
     for r in range(3):
         for c in range(3):
-            text = f"cell {r}-{c} {_WORDS[(seed + r * 3 + c) % 40]}"
+            text = f"cell {r}-{c} {_WORDS[(seed + r * 3 + c) % len(_WORDS)]}"
             table.cell(r, c).text = text
             phrases.append(text)
     buffer = io.BytesIO()
@@ -161,7 +165,7 @@ def pptx(seed: int = 0, slides: int = 3) -> Sample:
             shape = slide.shapes.add_table(2, 2, Inches(1), Inches(5), Inches(4), Inches(1))
             for r in range(2):
                 for c in range(2):
-                    text = f"T{r}{c} {_WORDS[(seed + r + c) % 40]}"
+                    text = f"T{r}{c} {_WORDS[(seed + r + c) % len(_WORDS)]}"
                     shape.table.cell(r, c).text = text
                     phrases.append(text)
     buffer = io.BytesIO()
@@ -369,7 +373,7 @@ def code_file(seed: int = 0) -> Sample:
 
 
 SAMPLES: dict[str, Callable[[int], Sample]] = {
-    "pdf": pdf,
+    "pdf": lambda seed: pdf(seed, pages=1 + seed % 8),
     "docx": docx,
     "xlsx": xlsx,
     "pptx": pptx,

@@ -16,8 +16,8 @@ from donecheck.actors.deploy import Deployment, deploy
 from donecheck.runtime.attachments import Loaded, load_attachment, too_large_material
 from donecheck.runtime.clock import Clock, SystemClock
 from donecheck.runtime.config import Config, load_config
-from donecheck.runtime.errors import DeploymentError
-from donecheck.runtime.ids import new_id
+from donecheck.runtime.errors import ActorUnavailableError, DeploymentError
+from donecheck.runtime.ids import new_id, shard_of
 from donecheck.runtime.messages import (
     AttachmentRef,
     ImageRef,
@@ -264,17 +264,57 @@ class DoneCheck:
         material: Material = get(ref, actor="parser", timeout_s=timeout)
         return material
 
-    def parse_many(self, items: Sequence[object]) -> list[Material]:
+    def parse_many(self, items: Sequence[object], *, window: int = 3) -> list[Material]:
         """Parse many attachments in parallel on the pool; results in input order.
 
-        One file that fails, hangs or crashes its parser gives a ``failed``
-        Material; the others are unaffected.
+        Each file goes to the parser that owns its hash (whose cache may hold it)
+        unless that parser already has ``window`` files in hand, in which case it
+        goes to the least busy one: a batch keeps every parser working even when
+        the hashes fall unevenly. One file that fails, hangs or crashes its parser
+        gives a ``failed`` Material; the others are unaffected.
         """
-        refs = [self._submit_parse(item, i, None) for i, item in enumerate(items)]
-        per_actor = len(refs) / max(1, len(self.deployment.parsers)) + 1
-        timeout = per_actor * self.config.parse_timeout_s + self.config.call_timeout_s
-        materials: list[Material] = get(refs, actor="parser", timeout_s=timeout)
-        return materials
+        import ray
+
+        config = self.config
+        parsers = self.deployment.parsers
+        results: list[Material | None] = [None] * len(items)
+        pending = list(range(len(items)))
+        pending.reverse()
+        load = [0] * len(parsers)
+        in_flight: dict[Any, tuple[int, int, int]] = {}
+        timeout = config.parse_timeout_s + config.call_timeout_s
+        while pending or in_flight:
+            while pending:
+                index = pending[-1]
+                loaded = load_attachment(items[index], index, config.max_attachment_bytes)
+                if loaded.too_large:
+                    results[pending.pop()] = self._too_large(loaded)
+                    continue
+                owner = shard_of(loaded.sha256, len(parsers))
+                target = (
+                    owner
+                    if load[owner] < window
+                    else min(range(len(parsers)), key=load.__getitem__)
+                )
+                if load[target] >= window:
+                    break
+                pending.pop()
+                request = ParseRequest(
+                    sha256=loaded.sha256, declared_name=loaded.name, size=len(loaded.data)
+                )
+                ref = parsers[target].parse.remote(request, loaded.data)
+                in_flight[ref] = (index, target, owner)
+                load[target] += 1
+            done, _ = ray.wait(list(in_flight), num_returns=1, timeout=timeout)
+            if not done:
+                raise ActorUnavailableError("parser", "no file finished in time", timeout)
+            for ref in done:
+                index, target, owner = in_flight.pop(ref)
+                load[target] -= 1
+                results[index] = get(ref, actor="parser", timeout_s=timeout)
+                if target != owner:  # the owner's cache answers the next request for it
+                    parsers[owner].remember.remote(ref)
+        return [m for m in results if m is not None]
 
     def session(self, session_id: str) -> Session:
         """A handle to a session opened elsewhere (another process, an earlier call)."""

@@ -76,7 +76,7 @@ class Config(BaseSettings):
     parse_pages: int = Field(300, gt=0, description="Pages (or chapters) read per document.")
     parse_image_pixels: int = Field(80_000_000, gt=0, description="Decompression-bomb limit.")
     preview_long_side: int = Field(1568, ge=64, le=8192)
-    preview_pages: int = Field(3, ge=0, description="Document pages rendered as previews.")
+    preview_pages: int = Field(2, ge=0, description="Document pages rendered as previews.")
     archive_members: int = Field(1_000, gt=0)
     archive_total_bytes: int = Field(256 * MiB, gt=0)
     archive_ratio: float = Field(200.0, gt=1)

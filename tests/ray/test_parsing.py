@@ -71,7 +71,7 @@ def test_session_materials_reach_the_ledger(dc: DoneCheck) -> None:
         for e in view.entries
         if isinstance(e.event, MaterialRecorded)
     }
-    assert materials[pdf.name].status == "parsed" and len(materials[pdf.name].previews) == 3
+    assert materials[pdf.name].status == "parsed" and len(materials[pdf.name].previews) == 2
     assert materials[sheet.name].blocks[0].sheet == "Budget"
     session.close()
 

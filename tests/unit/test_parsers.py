@@ -43,8 +43,11 @@ def test_pdf_pages_headings_tables_previews() -> None:
     assert [(h.page, h.level) for h in headings] == [(1, 1), (2, 1), (3, 1), (4, 1)]
     (table,) = [b for b in material.blocks if b.kind == "table"]
     assert table.rows is not None and len(table.rows) == 4 and table.text.startswith("| Item |")
-    assert [p.page for p in material.previews] == [1, 2, 3]  # preview_pages = 3
+    assert [p.page for p in material.previews] == [1, 2]  # preview_pages = 2
     assert all(p.role == "preview" and max(p.width, p.height) <= 1568 for p in material.previews)
+    assert all(
+        p.media_type == "image/jpeg" and p.data[:3] == b"\xff\xd8\xff" for p in material.previews
+    )
     assert all(b.page for b in material.blocks)
 
 
@@ -111,7 +114,7 @@ def test_exif_orientation_is_reported_and_applied() -> None:
 def test_ocr_reads_text_in_images() -> None:
     sample = s.image(seed=6)
     material = parse_bytes(sample.data, sample.name)
-    assert "OCR text:" in text_of(material)
+    assert "OCR text (machine-read; may contain errors):" in text_of(material)
     assert s.recovered(sample.phrases, text_of(material)) == 1.0
 
 
@@ -226,3 +229,30 @@ def test_parser_actor_caches_by_content_and_recipe() -> None:
         assert parser.cached("sha256:" + "0" * 64) is None
     finally:
         parser.close()
+
+
+def test_svg_text_source_and_preview() -> None:
+    svg = (
+        b'<svg xmlns="http://www.w3.org/2000/svg" width="200" height="80">'
+        b"<title>Build status</title><text x='10' y='40'>build: passing</text></svg>"
+    )
+    material = parse_bytes(svg, "badge.svg")
+    assert material.status == "parsed"
+    assert material.blocks[0].text == "SVG image titled 'Build status'"
+    assert "Text in the image:\nbuild: passing" in text_of(material)
+    (preview,) = material.previews
+    assert preview.media_type == "image/png" and preview.role == "reference"
+    broken = parse_bytes(b"<svg xmlns='http://www.w3.org/2000/svg'><text>", "bad.svg")
+    assert broken.status == "failed" and "not well-formed" in broken.reason
+
+
+def test_a_document_without_text_says_so() -> None:
+    import io
+
+    from docx import Document
+
+    buffer = io.BytesIO()
+    Document().save(buffer)
+    material = parse_bytes(buffer.getvalue(), "blank.docx")
+    assert material.status == "parsed" and material.blocks == ()
+    assert "no text or other content was found in it" in material.warnings
