@@ -256,3 +256,43 @@ def test_a_document_without_text_says_so() -> None:
     material = parse_bytes(buffer.getvalue(), "blank.docx")
     assert material.status == "parsed" and material.blocks == ()
     assert "no text or other content was found in it" in material.warnings
+
+
+@pytest.mark.skipif(
+    __import__("importlib.util").util.find_spec("extract_msg") is not None,
+    reason="extract-msg is installed here; this checks the message without it",
+)
+def test_outlook_msg_without_its_library_is_unparsed_with_the_reason() -> None:
+    from donecheck.parsers.base import ParseContext
+    from donecheck.parsers.detect import Detection
+    from donecheck.parsers.mail import MSG, MailParser
+
+    detection = Detection(
+        mime=MSG,
+        description="CDFV2 Microsoft Outlook Message",
+        declared_name="thread.msg",
+        declared_mime=MSG,
+    )
+    material = MailParser().parse(
+        b"\xd0\xcf\x11\xe0" + b"\0" * 508,
+        ParseContext(sha256="sha256:" + "1" * 64, detection=detection, limits=ParseLimits()),
+    )
+    assert material.status == "unparsed"
+    assert "pip install 'donecheck[msg]'" in material.reason
+
+
+def test_a_new_recipe_version_misses_the_old_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    import donecheck.actors.parser as parser_module
+
+    parser = AttachmentParser(config=Config(parse_timeout_s=30))
+    try:
+        data = b"cached under one recipe\n"
+        request = ParseRequest(sha256=sha256_ref(data), declared_name="a.txt", size=len(data))
+        parser.parse(request, data)
+        assert parser.cached(request.sha256) is not None
+        monkeypatch.setattr(parser_module, "RECIPE_VERSION", "next-recipe")
+        assert parser.cached(request.sha256) is None
+        parser.parse(request, data)
+        assert parser.statistics()["parsed"] == 2
+    finally:
+        parser.close()
