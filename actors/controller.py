@@ -181,6 +181,9 @@ class CompletionController:
 
     def _new_input(self, msg: UserInput) -> Ack:
         session = self._get(msg.session_id)
+        known = {session.task.request_id, *(t.request_id for t in session.history)}
+        if msg.request_id in known:  # the same input again (a replayed transcript)
+            return Ack(session_id=msg.session_id, detail=f"task {msg.request_id} already known")
         self._invalidate(session)
         if session.task.end_reason is None and session.task.chain:
             session.task = msgspec.structs.replace(session.task, end_reason="cancelled")

@@ -27,6 +27,7 @@ from donecheck.actors.ledger import EvidenceLedger
 from donecheck.actors.parser import AttachmentParser
 from donecheck.actors.peers import RayLedgers, RayReviewers
 from donecheck.actors.reviewer import Reviewer
+from donecheck.actors.store import open_store
 from donecheck.runtime.config import Config
 from donecheck.runtime.ids import shard_of
 
@@ -55,6 +56,18 @@ class _Manifest:
         return self._config
 
 
+class _RayLedger(EvidenceLedger):
+    """The ledger with its store opened from the configuration, in its own process."""
+
+    def __init__(self, *, config: Config, shard: int) -> None:
+        super().__init__(
+            shard,
+            store=open_store(config.effective_store_url, f"ledger-{shard}"),
+            cached_sessions=config.ledger_cached_sessions,
+            snapshot_targets=config.snapshot_max_targets,
+        )
+
+
 class _RayController(CompletionController):
     """The controller with Ray peers, looked up by name in its own process.
 
@@ -77,7 +90,7 @@ def _lookup(kind: str, count: int, namespace: str) -> list[Any]:
 
 
 _RemoteManifest: Any = ray.remote(_Manifest)
-_RemoteLedger: Any = ray.remote(EvidenceLedger)
+_RemoteLedger: Any = ray.remote(_RayLedger)
 _RemoteController: Any = ray.remote(_RayController)
 _RemoteReviewer: Any = ray.remote(Reviewer)
 _RemoteBudget: Any = ray.remote(BudgetAccountant)
@@ -175,9 +188,12 @@ def deploy(config: Config, *, detached: bool, timeout_s: float = 120.0) -> Deplo
             ", ".join(f"{f}={getattr(live, f)}" for f in differs),
         )
     restart = {"max_restarts": -1, "max_task_retries": 0}
+    # Appends are idempotent (event ids) and durable before they are acknowledged,
+    # so a call cut short by the ledger's death is safely run again once Ray has
+    # restarted it and it has reloaded the session from the store.
     ledgers = tuple(
-        _RemoteLedger.options(**opts(f"ledger-{i}", **restart)).remote(
-            shard=i, keep_closed=live.ledger_keep_closed
+        _RemoteLedger.options(**opts(f"ledger-{i}", max_restarts=-1, max_task_retries=3)).remote(
+            config=live, shard=i
         )
         for i in range(live.ledger_shards)
     )

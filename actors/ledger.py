@@ -1,23 +1,44 @@
-"""Evidence ledger: every session's events, in order, with idempotent appends.
+"""Evidence ledger: every session's events, in order, durable, de-duplicated.
 
-One instance serves one shard of sessions (chosen by :func:`~donecheck.runtime.ids.shard_of`).
-It is a plain class; ``actors/deploy.py`` makes it a Ray actor. An append is
-applied completely before it returns, so an acknowledged event is recorded.
+One instance serves one shard of sessions (chosen by
+:func:`~donecheck.runtime.ids.shard_of`). It is a plain class; ``actors/deploy.py``
+makes it a Ray actor.
 
-In this version the record lives in memory: open sessions are kept whole, and
-of the closed ones only the latest ``keep_closed`` per shard, so memory stays
-bounded however long the deployment runs.
+* **Durable before acknowledged.** :meth:`append` numbers a batch of events,
+  writes it to the :class:`~donecheck.actors.store.LedgerStore` in one
+  transaction, and only then updates its memory and answers. If the write
+  fails, nothing is acknowledged and nothing changes.
+* **Idempotent.** Every event has an ``event_id`` (a content hash when the
+  sender gave none). An event already stored is not stored again; its original
+  sequence number is returned. So a caller — or Ray, retrying a call cut short
+  by a crash — may send a batch twice.
+* **Recovery.** Memory is a cache of the store: a session is loaded the first
+  time it is touched. A ledger actor restarted after a crash therefore rebuilds
+  each session from the store on demand, and a write that conflicts with the
+  store (another writer got there first) reloads the session and tries again.
+* **Bounded.** At most ``cached_sessions`` sessions stay in memory (least
+  recently used leave first; they are reloaded when needed).
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from donecheck.runtime.evidence import fingerprint
-from donecheck.runtime.ids import new_id
+from donecheck.actors.store import EventRow, LedgerStore, MemoryStore
+from donecheck.runtime.errors import StoreError
+from donecheck.runtime.evidence import (
+    checks,
+    edits,
+    fingerprint,
+    last_edit_seq,
+    operations,
+    snapshots,
+)
+from donecheck.runtime.excerpt import excerpt
 from donecheck.runtime.messages import (
     AppendAck,
     LedgerEntry,
@@ -25,9 +46,19 @@ from donecheck.runtime.messages import (
     LedgerView,
     SessionClosed,
     ViewRequest,
+    encode,
+    ledger_event_decoder,
 )
+from donecheck.runtime.reads import read_evidence
 
-__all__ = ["EvidenceLedger"]
+__all__ = ["EvidenceLedger", "event_id_of"]
+
+
+def event_id_of(event: LedgerEvent) -> str:
+    """The event's id, or a hash of its content when the sender gave none."""
+    if event.event_id:
+        return event.event_id
+    return "h-" + hashlib.blake2b(encode(event), digest_size=16).hexdigest()
 
 
 @dataclass(slots=True)
@@ -35,75 +66,165 @@ class _SessionLog:
     entries: list[LedgerEntry] = field(default_factory=list)
     by_event_id: dict[str, int] = field(default_factory=dict)
     closed: bool = False
+    fingerprint: tuple[int, str] | None = None
 
 
 class EvidenceLedger:
-    """Ordered, de-duplicated event log per session."""
+    """Ordered, durable, de-duplicated event log per session."""
 
-    def __init__(self, shard: int = 0, keep_closed: int = 1_000) -> None:
+    def __init__(
+        self,
+        shard: int = 0,
+        *,
+        store: LedgerStore | None = None,
+        cached_sessions: int = 5_000,
+        snapshot_targets: int = 24,
+    ) -> None:
         self.shard = shard
-        self._sessions: dict[str, _SessionLog] = {}
-        self._closed: OrderedDict[str, None] = OrderedDict()
-        self._keep_closed = keep_closed
-        self._evicted = 0
-        self._appended = 0
-        self._duplicates = 0
-        self._views = 0
+        self.store: LedgerStore = store or MemoryStore()
+        self._sessions: OrderedDict[str, _SessionLog] = OrderedDict()
+        self._cached = cached_sessions
+        self._snapshot_targets = snapshot_targets
+        self._stats = {
+            "appended": 0,
+            "duplicates": 0,
+            "views": 0,
+            "loads": 0,
+            "evicted": 0,
+            "conflicts": 0,
+            "batches": 0,
+        }
+
+    # ---------------------------------------------------------------- memory
+
+    def _log(self, session_id: str) -> _SessionLog:
+        log = self._sessions.get(session_id)
+        if log is not None:
+            self._sessions.move_to_end(session_id)
+            return log
+        log = _SessionLog()
+        for row in self.store.load(session_id):
+            event = ledger_event_decoder.decode(row.data)
+            log.entries.append(LedgerEntry(seq=row.seq, event=event))
+            log.by_event_id[row.event_id] = row.seq
+            log.closed = log.closed or isinstance(event, SessionClosed)
+        self._stats["loads"] += 1
+        self._sessions[session_id] = log
+        self._evict()
+        return log
+
+    def _evict(self) -> None:
+        while len(self._sessions) > self._cached:
+            victim = next((s for s, log in self._sessions.items() if log.closed), None)
+            if victim is None:
+                victim = next(iter(self._sessions))
+            del self._sessions[victim]
+            self._stats["evicted"] += 1
+
+    # ----------------------------------------------------------------- append
 
     def append(self, events: Sequence[LedgerEvent]) -> AppendAck:
-        """Record ``events`` in order. An event whose ``event_id`` was seen is not
-        stored twice; its original sequence number is returned instead."""
+        """Store ``events`` in order; they are durable when this returns."""
+        try:
+            return self._append(events)
+        except StoreError as exc:
+            if not exc.conflict:
+                raise
+            # Someone else wrote to these sessions (a previous incarnation of this
+            # actor, say): forget them, reload from the store, and try once more.
+            self._stats["conflicts"] += 1
+            for event in events:
+                self._sessions.pop(event.session_id, None)
+            return self._append(events)
+
+    def _append(self, events: Sequence[LedgerEvent]) -> AppendAck:
         seqs: list[int] = []
+        rows: list[EventRow] = []
+        new: list[tuple[_SessionLog, LedgerEntry, str]] = []
+        planned: dict[str, dict[str, int]] = {}
         duplicates = 0
         for event in events:
-            log = self._sessions.setdefault(event.session_id, _SessionLog())
-            event_id = event.event_id or new_id("ev-")
-            seen = log.by_event_id.get(event_id)
+            log = self._log(event.session_id)
+            event_id = event_id_of(event)
+            batch = planned.setdefault(event.session_id, {})
+            seen = log.by_event_id.get(event_id, batch.get(event_id))
             if seen is not None:
                 seqs.append(seen)
                 duplicates += 1
                 continue
-            seq = len(log.entries) + 1
-            log.entries.append(LedgerEntry(seq=seq, event=event))
-            log.by_event_id[event_id] = seq
-            if isinstance(event, SessionClosed):
-                log.closed = True
-                self._closed[event.session_id] = None
+            seq = len(log.entries) + len(batch) + 1
+            batch[event_id] = seq
+            rows.append(
+                EventRow(
+                    event.session_id, seq, event_id, type(event).__name__, event.at, encode(event)
+                )
+            )
+            new.append((log, LedgerEntry(seq=seq, event=event), event_id))
             seqs.append(seq)
-        self._evict()
-        self._appended += len(events) - duplicates
-        self._duplicates += duplicates
+        self.store.append(self.shard, rows)  # durable before anything is acknowledged
+        for log, entry, event_id in new:
+            log.entries.append(entry)
+            log.by_event_id[event_id] = entry.seq
+            if isinstance(entry.event, SessionClosed):
+                log.closed = True
+        self._stats["appended"] += len(rows)
+        self._stats["duplicates"] += duplicates
+        self._stats["batches"] += 1
         return AppendAck(seqs=tuple(seqs), duplicates=duplicates)
 
+    # ------------------------------------------------------------------ views
+
     def view(self, request: ViewRequest) -> LedgerView:
-        """Entries of a session after ``since_seq`` (an unknown session has none)."""
-        self._views += 1
-        log = self._sessions.get(request.session_id)
-        entries = tuple(log.entries[request.since_seq :]) if log is not None else ()
+        """A session's entries after ``since_seq`` and the requested views.
+
+        Views are computed from the complete ledger of the session; an unknown
+        session has none.
+        """
+        self._stats["views"] += 1
+        log = self._log(request.session_id)
+        entries = log.entries
+        if log.fingerprint is None or log.fingerprint[0] != len(entries):
+            log.fingerprint = (len(entries), fingerprint(entries))
+        include = set(request.include)
+        ops = operations(entries) if include & {"operations", "checks"} else []
+        view: dict[str, Any] = {}
+        if "operations" in include:
+            view["operations"] = tuple(ops)
+        if "checks" in include:
+            view["checks"] = tuple(checks(ops, last_edit_seq(entries)))
+        if "edits" in include:
+            view["edits"] = tuple(edits(entries))
+        if "reads" in include:
+            view["reads"] = tuple(read_evidence(entries))
+        if "snapshots" in include:
+            view["snapshots"] = tuple(snapshots(entries, self._snapshot_targets)[0])
+        if "excerpt" in include:
+            view["excerpt"] = excerpt(entries, request.excerpt_chars)
+        shown = tuple(entries[request.since_seq :]) if "entries" in include else ()
         return LedgerView(
-            session_id=request.session_id, entries=entries, fingerprint=fingerprint(entries)
+            session_id=request.session_id,
+            entries=shown,
+            fingerprint=log.fingerprint[1],
+            last_seq=len(entries),
+            **view,
         )
 
-    def _evict(self) -> None:
-        """Keep at most ``keep_closed`` closed sessions in memory, oldest out first."""
-        while len(self._closed) > self._keep_closed:
-            session_id, _ = self._closed.popitem(last=False)
-            if self._sessions.pop(session_id, None) is not None:
-                self._evicted += 1
+    def open_sessions(self) -> list[str]:
+        """Sessions of this shard the store holds as open (what a restart can rebuild)."""
+        return self.store.open_sessions(self.shard)
 
     def forget(self, session_id: str) -> bool:
-        """Drop a session from memory (after it is closed and reported)."""
-        self._closed.pop(session_id, None)
+        """Drop a session from memory (it stays in the store)."""
         return self._sessions.pop(session_id, None) is not None
 
     def statistics(self) -> dict[str, Any]:
         return {
             "shard": self.shard,
-            "sessions": len(self._sessions),
-            "events": sum(len(s.entries) for s in self._sessions.values()),
-            "appended": self._appended,
-            "duplicates": self._duplicates,
-            "views": self._views,
-            "closed_kept": len(self._closed),
-            "evicted": self._evicted,
+            "store": self.store.url,
+            "cached_sessions": len(self._sessions),
+            "cached_events": sum(len(s.entries) for s in self._sessions.values()),
+            **self._stats,
         }
+
+    def close(self) -> None:
+        self.store.close()

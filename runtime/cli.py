@@ -11,7 +11,9 @@ import argparse
 import asyncio
 import json
 import os
+import signal
 import sys
+import tempfile
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -26,7 +28,7 @@ from donecheck.runtime.progress import Progress
 __all__ = ["main"]
 
 EXIT_OK, EXIT_FAILURE, EXIT_INPUT = 0, 1, 2
-TRANSCRIPT_SUFFIXES = (".json",)
+TRANSCRIPT_SUFFIXES = (".json", ".jsonl")
 
 
 def _version() -> str:
@@ -71,7 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="+",
         metavar="PATH",
         type=Path,
-        help="transcript files, or folders searched recursively for *.json",
+        help="transcript files, or folders searched recursively for *.json and *.jsonl",
     )
     review.add_argument(
         "--json", action="store_true", help="print one JSON object per transcript instead of text"
@@ -89,7 +91,45 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="sessions reviewed at once (default: 32)",
     )
+    review.add_argument(
+        "--data-dir",
+        type=Path,
+        default=None,
+        help="keep the ledger here (default: a temporary folder removed afterwards)",
+    )
     review.set_defaults(func=_cmd_review)
+
+    serve = commands.add_parser(
+        "serve",
+        help="run DoneCheck for other processes (hooks) until stopped",
+        description=(
+            "Start DoneCheck on a local Ray instance (or attach to --address) and keep it "
+            "running, so short-lived processes such as Claude Code hooks can attach with "
+            "'donecheck hook'. Stop with Ctrl-C."
+        ),
+    )
+    serve.add_argument("--address", default=None, help="Ray address (default: start one here)")
+    serve.set_defaults(func=_cmd_serve)
+
+    hook = commands.add_parser(
+        "hook",
+        help="handle one Claude Code hook payload (JSON on stdin)",
+        description=(
+            "For Claude Code's hooks: reads the payload from stdin, records PostToolUse "
+            "results, and at Stop reviews the answer; when the agent must go on it prints "
+            '{"decision": "block", "reason": <checklist>}. Needs a running DoneCheck '
+            "('donecheck serve')."
+        ),
+        epilog=(
+            "Exit status: 0 handled; 1 DoneCheck could not be reached or the payload is "
+            "unusable (Claude Code shows a warning and carries on: DoneCheck never blocks "
+            "an agent because it is down)."
+        ),
+    )
+    hook.add_argument(
+        "--address", default="auto", help="Ray address of the running DoneCheck (default: auto)"
+    )
+    hook.set_defaults(func=_cmd_hook)
 
     parse = commands.add_parser(
         "parse",
@@ -154,7 +194,7 @@ def _collect(paths: Sequence[Path]) -> tuple[list[Path], list[str]]:
                 p for p in path.rglob("*") if p.suffix in TRANSCRIPT_SUFFIXES and p.is_file()
             )
             if not found:
-                problems.append(f"{path}: no transcripts (*.json) in this folder")
+                problems.append(f"{path}: no transcripts (*.json, *.jsonl) in this folder")
             files.extend(found)
         elif path.exists():
             files.append(path)
@@ -171,6 +211,7 @@ def _names(files: Sequence[Path]) -> dict[Path, str]:
 
 
 def _cmd_review(args: argparse.Namespace) -> int:
+    from donecheck.runtime.transcripts.claude import load_claude_jsonl
     from donecheck.runtime.transcripts.openai import Transcript, load_openai
 
     if args.concurrency < 1:
@@ -182,7 +223,8 @@ def _cmd_review(args: argparse.Namespace) -> int:
     loaded: list[tuple[Path, Transcript]] = []
     for path in files:
         try:
-            loaded.append((path, load_openai(path)))
+            loader = load_claude_jsonl if path.suffix == ".jsonl" else load_openai
+            loaded.append((path, loader(path)))
         except InputError as exc:
             _error(str(exc))
             problems.append(str(exc))
@@ -204,7 +246,12 @@ async def _review_all(
     from donecheck.runtime.report import card_json, card_text
     from donecheck.runtime.review import ReviewOutcome, review_transcript
 
-    dc = DoneCheck.start(args.address)
+    if args.data_dir is None:
+        scratch = tempfile.TemporaryDirectory(prefix="donecheck-review-")
+        data_dir = Path(scratch.name)
+    else:
+        scratch, data_dir = None, args.data_dir
+    dc = DoneCheck.start(args.address, data_dir=data_dir)
     progress = Progress(len(loaded), "reviewing")
     limit = asyncio.Semaphore(args.concurrency)
 
@@ -222,6 +269,8 @@ async def _review_all(
     finally:
         progress.close()
         dc.shutdown()
+        if scratch is not None:
+            scratch.cleanup()
     failed: list[str] = []
     for (path, _), outcome in zip(loaded, outcomes, strict=True):
         name = names[path]
@@ -238,6 +287,66 @@ async def _review_all(
         else:
             print(card_text(outcome.report, session=name, warnings=outcome.warnings))
     return failed
+
+
+# ------------------------------------------------------------- serve / hook
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from donecheck.runtime.api import DoneCheck
+
+    try:
+        dc = DoneCheck.start(args.address)
+    except DoneCheckError as exc:
+        _error(str(exc))
+        return EXIT_FAILURE
+    import ray
+
+    print(
+        f"DoneCheck is running in namespace {dc.config.namespace!r} on Ray at "
+        f"{ray.get_runtime_context().gcs_address}; store {dc.config.effective_store_url}.",
+        file=sys.stderr,
+    )
+    print(
+        "Attach with DoneCheck.start('auto') or 'donecheck hook'. Ctrl-C stops it.", file=sys.stderr
+    )
+    stop = asyncio.Event()
+
+    async def wait() -> None:
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        await stop.wait()
+
+    try:
+        asyncio.run(wait())
+    finally:
+        dc.shutdown()
+    return EXIT_OK
+
+
+def _cmd_hook(args: argparse.Namespace) -> int:
+    from donecheck.runtime.api import DoneCheck
+    from donecheck.runtime.hooks import handle
+
+    try:
+        payload = json.loads(sys.stdin.read() or "{}")
+        if not isinstance(payload, dict):
+            raise ValueError("the payload is not a JSON object")
+    except ValueError as exc:
+        _error(f"hook payload: {exc}")
+        return EXIT_FAILURE
+    try:
+        dc = DoneCheck.start(args.address)
+        reply = handle(dc, payload)
+    except DoneCheckError as exc:
+        _error(f"DoneCheck is not reachable or failed, so this turn was not checked: {exc}")
+        return EXIT_FAILURE
+    if reply.output:
+        print(json.dumps(reply.output, ensure_ascii=False))
+    if reply.note:
+        print(reply.note, file=sys.stderr)
+    return EXIT_OK
 
 
 # -------------------------------------------------------------------- parse

@@ -12,12 +12,14 @@ names the bad setting instead of a pydantic ``ValidationError``.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from donecheck.runtime.errors import ConfigError
+from donecheck.runtime.redact import redact_url
 
 __all__ = ["ENV_PREFIX", "Config", "load_config"]
 
@@ -60,9 +62,6 @@ class Config(BaseSettings):
     snapshot_max_targets: int = Field(24, ge=0)
     snapshot_hash_max_bytes: int = Field(8 * MiB, gt=0)
     max_attachment_bytes: int = Field(256 * MiB, gt=0)
-    ledger_keep_closed: int = Field(
-        1_000, ge=0, description="Closed sessions each ledger shard keeps in memory."
-    )
     max_tool_output_chars: int = Field(
         65_536, ge=1_024, description="Stored per tool result: head and tail beyond this."
     )
@@ -95,6 +94,20 @@ class Config(BaseSettings):
     judge_temperature: float = Field(0.2, ge=0, le=2)
     judge_modalities: tuple[str, ...] = ("text",)
 
+    # ---------------------------------------------------------- store (SPEC §4)
+    data_dir: Path = Field(
+        default_factory=lambda: _default_data_dir(),
+        description="Where the embedded SQLite stores live (one folder per namespace).",
+    )
+    store_url: str | None = Field(
+        None,
+        description="sqlite:///folder, postgresql://user@host/db, or memory:// (not durable);"
+        " default: SQLite under data_dir.",
+    )
+    ledger_cached_sessions: int = Field(
+        5_000, ge=1, description="Sessions a ledger shard keeps in memory; the rest load."
+    )
+
     # --------------------------------------------------------------- runtime
     namespace: str = Field("donecheck", min_length=1, pattern=r"^[A-Za-z0-9_.-]+$")
     ledger_shards: int = Field(2, ge=1, le=1024)
@@ -119,6 +132,20 @@ class Config(BaseSettings):
             raise ValueError(f"unknown modalities {unknown}; use 'text' and/or 'image'")
         return value
 
+    @field_validator("store_url")
+    @classmethod
+    def _known_store(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(
+            ("sqlite://", "postgresql://", "postgres://", "memory://")
+        ):
+            raise ValueError("use sqlite:///folder, postgresql://… or memory://")
+        return value
+
+    @property
+    def effective_store_url(self) -> str:
+        """The store URL actors open: ``store_url``, else SQLite under ``data_dir``."""
+        return self.store_url or f"sqlite://{(self.data_dir / self.namespace).resolve()}"
+
     @property
     def review_call_timeout_s(self) -> float:
         """How long a driver waits for ``turn_stopping``: one aux call plus slack."""
@@ -127,6 +154,14 @@ class Config(BaseSettings):
     @classmethod
     def load(cls, **overrides: Any) -> Config:
         return load_config(**overrides)
+
+
+def _default_data_dir() -> Path:
+    """``$XDG_DATA_HOME/donecheck``, else ``~/.local/share/donecheck``."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(
+        os.path.expanduser("~"), ".local", "share"
+    )
+    return Path(base) / "donecheck"
 
 
 def load_config(**overrides: Any) -> Config:
@@ -148,6 +183,8 @@ def load_config(**overrides: Any) -> Config:
         problem = str(first["msg"])
         if first["type"] == "extra_forbidden":
             problem = "unknown setting"
+        elif field == "store_url" and isinstance(value, str):
+            problem += f" (got {redact_url(value)!r})"
         elif field != "judge_api_key":  # never echo a secret
             problem += f" (got {value!r})"
         raise ConfigError(setting, problem) from None

@@ -13,6 +13,7 @@ that could not be parsed is a ``NoVerdict``, a refused budget is a ``Deny``.
     │   └── AttachmentError      an attachment cannot be read (name, problem)
     ├── DeploymentError          Ray could not be started or attached to
     │   └── ActorUnavailableError  an actor died or did not answer in time
+    ├── StoreError               the ledger's database failed (URL redacted)
     └── SessionError             a session call that cannot be applied
         ├── UnknownSessionError  no such session on this deployment
         └── SessionClosedError   the session was closed
@@ -35,6 +36,7 @@ __all__ = [
     "InputError",
     "SessionClosedError",
     "SessionError",
+    "StoreError",
     "TranscriptError",
     "UnknownSessionError",
 ]
@@ -100,6 +102,21 @@ class ActorUnavailableError(DeploymentError):
         self.problem = problem
         self.timeout_s = timeout_s
         self.message = f"actor {actor}: {problem}"
+
+
+class StoreError(DoneCheckError):
+    """The ledger's store (SQLite, PostgreSQL) failed. ``url`` has no password.
+
+    ``conflict`` marks a write refused by a uniqueness rule: another writer got
+    there first, and the caller should reload before trying again.
+    """
+
+    def __init__(self, url: str, problem: str, conflict: bool = False) -> None:
+        Exception.__init__(self, url, problem, conflict)
+        self.url = url
+        self.problem = problem
+        self.conflict = conflict
+        self.message = f"store {url}: {problem}"
 
 
 class SessionError(DoneCheckError):

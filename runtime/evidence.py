@@ -27,7 +27,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from donecheck.runtime.messages import (
+    Check,
     Edit,
+    FileSnapshot,
     LedgerEntry,
     Operation,
     ToolCall,
@@ -39,6 +41,7 @@ __all__ = [
     "Outcome",
     "check_kind",
     "check_runs",
+    "checks",
     "command_of",
     "edits",
     "exit_status_from_output",
@@ -46,6 +49,7 @@ __all__ = [
     "normalise_command",
     "operations",
     "outcome",
+    "snapshots",
     "unresolved_failures",
 ]
 
@@ -223,7 +227,7 @@ def _split_segments(command: str) -> list[list[str]]:
 
 
 @functools.lru_cache(maxsize=8192)
-def _commands(command: str) -> tuple[tuple[str, ...], ...]:
+def simple_commands(command: str) -> tuple[tuple[str, ...], ...]:
     """The simple commands of a shell line, wrappers stripped. Cached: a review
     re-reads the whole ledger, so the same lines are parsed again and again."""
     return tuple(tuple(_strip_wrappers(argv)) for argv in _split_segments(command))
@@ -274,7 +278,7 @@ def normalise_command(command: str) -> str:
     ``cd app && FOO=1 python -m pytest  -q 2>&1 | tail -5`` → ``pytest -q``.
     """
     parts: list[str] = []
-    for argv in _commands(command):
+    for argv in simple_commands(command):
         if not argv or argv[0] in {"cd", "pushd", "popd", "source", ".", "set", "export"}:
             continue
         if argv[0] in {"tail", "head", "grep", "tee", "less", "more", "cat"} and parts:
@@ -376,7 +380,7 @@ def check_kind(command: str) -> str | None:
     them, joined with ``+``.
     """
     kinds: list[str] = []
-    for argv in _commands(command):
+    for argv in simple_commands(command):
         kind = _segment_kind(argv)
         if kind and kind not in kinds:
             kinds.append(kind)
@@ -461,7 +465,7 @@ def _selection(command: str) -> tuple[frozenset[str], frozenset[str]]:
     """(path-like targets, selector expressions) of a check command."""
     targets: set[str] = set()
     selectors: set[str] = set()
-    for argv in _commands(command):
+    for argv in simple_commands(command):
         skip_next = False
         for i, arg in enumerate(argv[1:], start=1):
             if skip_next:
@@ -495,6 +499,36 @@ def covers(later: str, earlier: str) -> bool:
         any(t == p or t.startswith((p + "/", p + "::")) for p in later_targets)
         for t in earlier_targets
     )
+
+
+def checks(ops: Sequence[Operation], last_edit: int | None) -> list[Check]:
+    """Every check the agent ran, with its latest result, in order of first run.
+
+    ``resolved``: the latest run failed but a later passing run of a covering
+    command of the same kind (``pytest`` after ``pytest tests/a.py``) re-checked it.
+    ``stale``: the latest run passed before the last edit.
+    """
+    runs = check_runs(ops)
+    unresolved = {op.key for op in unresolved_failures(ops)}
+    found: list[Check] = []
+    for key, history in runs.items():
+        latest = history[-1]
+        assert latest.check is not None and latest.command is not None
+        found.append(
+            Check(
+                key=key,
+                kind=latest.check,
+                command=latest.command,
+                runs=len(history),
+                ok=latest.ok,
+                exit_code=latest.exit_code,
+                status_source=latest.status_source,
+                latest=latest.evidence_id,
+                resolved=latest.ok is False and key not in unresolved,
+                stale=latest.ok is True and last_edit is not None and latest.call_seq < last_edit,
+            )
+        )
+    return found
 
 
 def check_runs(ops: Sequence[Operation]) -> dict[str, list[Operation]]:
@@ -569,9 +603,10 @@ _WRITE_TOOLS = {
     "save_file",
     "update_file",
 }
-_EDITOR_TOOLS = {"str_replace_editor", "str_replace_based_edit_tool", "text_editor"}
+EDITOR_TOOLS = {"str_replace_editor", "str_replace_based_edit_tool", "text_editor"}
+"""Editor tools that read (``command: view``) or write, depending on their command."""
 _EDITOR_WRITES = {"create", "str_replace", "insert", "undo_edit"}
-_PATH_KEYS = (
+PATH_KEYS = (
     "path",
     "file_path",
     "filepath",
@@ -582,6 +617,7 @@ _PATH_KEYS = (
     "target",
     "destination",
 )
+"""Argument names under which file tools take the path they act on."""
 _PATCH_PATHS = re.compile(r"(?m)^(?:\*\*\* (?:Add|Update|Delete) File: |\+\+\+ (?:b/)?)(\S+)")
 _SHELL_WRITE = re.compile(
     r"""(?x)
@@ -606,12 +642,12 @@ def _write_paths(call: ToolCall, command: str | None) -> list[str | None] | None
             elif match.group("verb"):
                 paths.append(None)
         return list(dict.fromkeys(paths)) or None
-    if name in _EDITOR_TOOLS:
+    if name in EDITOR_TOOLS:
         if args.get("command") not in _EDITOR_WRITES:
             return None
     elif name not in _WRITE_TOOLS:
         return None
-    for key in _PATH_KEYS:
+    for key in PATH_KEYS:
         value = args.get(key)
         if isinstance(value, str) and value:
             return [value]
@@ -652,6 +688,22 @@ def last_edit_seq(entries: Iterable[LedgerEntry]) -> int | None:
     """Sequence number of the latest write that did not fail, if any."""
     seqs = [e.seq for e in edits(entries) if e.ok is not False]
     return max(seqs) if seqs else None
+
+
+def snapshots(entries: Iterable[LedgerEntry], max_targets: int) -> tuple[list[FileSnapshot], int]:
+    """The latest snapshot of each of the first ``max_targets`` paths, and how many
+    further paths were not watched (DoneCheck does not watch a whole workspace)."""
+    latest: dict[str, FileSnapshot] = {}
+    ignored: set[str] = set()
+    for entry in entries:
+        event = entry.event
+        if not isinstance(event, FileSnapshot):
+            continue
+        if event.path in latest or len(latest) < max_targets:
+            latest[event.path] = event
+        else:
+            ignored.add(event.path)
+    return list(latest.values()), len(ignored)
 
 
 # ------------------------------------------------------------------ fingerprint

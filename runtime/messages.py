@@ -44,6 +44,7 @@ __all__ = [
     "BudgetQuery",
     "BudgetReply",
     "Cancel",
+    "Check",
     "ControllerAction",
     "ControllerInbox",
     "Decision",
@@ -51,6 +52,7 @@ __all__ = [
     "Deny",
     "Edit",
     "EndReason",
+    "Excerpt",
     "FileSnapshot",
     "Finding",
     "Grant",
@@ -70,6 +72,7 @@ __all__ = [
     "ParserInbox",
     "Policy",
     "Preview",
+    "ReadEvidence",
     "ReadStatus",
     "Report",
     "ReportCard",
@@ -89,6 +92,7 @@ __all__ = [
     "UsageSummary",
     "UserInput",
     "Verdict",
+    "ViewKind",
     "ViewRequest",
     "decode",
     "encode",
@@ -349,11 +353,65 @@ class Edit(Message, frozen=True, kw_only=True):
     at: float = 0.0
 
 
+class Check(Message, frozen=True, kw_only=True):
+    """A command recognised as a check, with the result of its latest run.
+
+    ``key`` is the normalised command (repeated runs share it). ``stale`` means it
+    passed but a file was edited after that run, so the pass proves nothing about
+    the files as they are now.
+    """
+
+    key: str
+    kind: str
+    command: str
+    runs: int
+    ok: bool | None
+    exit_code: int | None = None
+    status_source: Literal["exit_code", "output", "flag", "none"] = "none"
+    latest: str = ""
+    """Evidence id of the latest run."""
+    resolved: bool = False
+    """It failed last, but a later broader run of the same kind passed."""
+    stale: bool = False
+
+
+class ReadEvidence(Message, frozen=True, kw_only=True):
+    """Whether an attachment's content was actually shown to the agent.
+
+    ``read``: a read tool, an image read, a command that printed the body, or an
+    output that contains its text. ``partial``: only part of it was shown (``head``).
+    ``metadata_only``: only its size, page count, listing or checksum was looked at.
+    ``not_read``: nothing in the ledger touched it.
+    """
+
+    sha256: str
+    name: str
+    status: Literal["read", "partial", "metadata_only", "not_read"]
+    how: tuple[str, ...] = ()
+    evidence: tuple[str, ...] = ()
+
+
+class Excerpt(Message, frozen=True, kw_only=True):
+    """The tool log as a model is shown it: newest first, failures kept, bounded."""
+
+    text: str
+    shown: tuple[str, ...] = ()
+    omitted: int = 0
+
+
+ViewKind: TypeAlias = Literal[
+    "entries", "operations", "checks", "edits", "reads", "snapshots", "excerpt"
+]
+
+
 class ViewRequest(Message, frozen=True, kw_only=True):
-    """Ask a ledger shard for a session's entries with ``seq > since_seq``."""
+    """Ask a ledger shard about one session: its entries with ``seq > since_seq``
+    and, on request, the views computed from the complete ledger."""
 
     session_id: str
     since_seq: int = 0
+    include: tuple[ViewKind, ...] = ("entries",)
+    excerpt_chars: int = 8_000
 
 
 class AppendAck(Message, frozen=True, kw_only=True):
@@ -367,6 +425,14 @@ class LedgerView(Message, frozen=True, kw_only=True):
     session_id: str
     entries: tuple[LedgerEntry, ...]
     fingerprint: str
+    """Of the complete ledger of the session, whatever ``since_seq`` was."""
+    last_seq: int = 0
+    operations: tuple[Operation, ...] = ()
+    checks: tuple[Check, ...] = ()
+    edits: tuple[Edit, ...] = ()
+    reads: tuple[ReadEvidence, ...] = ()
+    snapshots: tuple[FileSnapshot, ...] = ()
+    excerpt: Excerpt | None = None
 
 
 LedgerInbox: TypeAlias = LedgerEvent | ViewRequest

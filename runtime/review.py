@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from donecheck.runtime.api import DoneCheck
 from donecheck.runtime.messages import ControllerAction, LedgerEvent, ReportCard
-from donecheck.runtime.session import AsyncSession
+from donecheck.runtime.session import AsyncSession, Session
 from donecheck.runtime.transcripts.openai import Transcript
 
-__all__ = ["ReviewOutcome", "review_transcript"]
+__all__ = ["NewInput", "ReviewOutcome", "input_request_id", "replay_events", "review_transcript"]
 
 _BATCH = 200
 
@@ -27,23 +29,62 @@ class ReviewOutcome:
         return self.report.decision or "unverified"
 
 
-async def _replay(session: AsyncSession, transcript: Transcript) -> None:
+@dataclass(frozen=True, slots=True)
+class NewInput:
+    """A user input in a replayed transcript: a new task with a stable request id."""
+
+    text: str
+    request_id: str
+
+
+def replay_events(
+    session: AsyncSession | Session, transcript: Transcript
+) -> Iterator[list[LedgerEvent] | NewInput]:
+    """The transcript's steps as batches of ledger events, with each user input (a
+    new task) between them. Event and request ids come from the transcript, so a
+    replay of the same transcript adds nothing twice."""
     batch: list[LedgerEvent] = []
-    for step in transcript.steps:
+    for n, step in enumerate(transcript.steps):
         if step.kind == "call":
-            batch.append(session.tool_call_event(step.name, step.arguments, step.call_id))
+            batch.append(
+                session.tool_call_event(
+                    step.name, step.arguments, step.call_id, event_id=f"call:{step.call_id}"
+                )
+            )
         elif step.kind == "result":
-            batch.append(session.tool_result_event(step.call_id, step.output, step.ok))
+            batch.append(
+                session.tool_result_event(
+                    step.call_id,
+                    step.output,
+                    step.ok,
+                    step.exit_code,
+                    event_id=f"result:{step.call_id}",
+                )
+            )
         elif step.kind == "user":
             if batch:
-                await session.record(batch)
+                yield batch
                 batch = []
-            await session.new_user_input(step.text)
+            yield NewInput(step.text, input_request_id(n, step.text))
         if len(batch) >= _BATCH:
-            await session.record(batch)
+            yield batch
             batch = []
     if batch:
-        await session.record(batch)
+        yield batch
+
+
+def input_request_id(position: int, text: str) -> str:
+    """A stable request id for the user input at ``position`` of a transcript."""
+    digest = hashlib.blake2b(text.encode("utf-8"), digest_size=8).hexdigest()
+    return f"rq-t{position}-{digest}"
+
+
+async def _replay(session: AsyncSession, transcript: Transcript) -> None:
+    for item in replay_events(session, transcript):
+        if isinstance(item, NewInput):
+            await session.new_user_input(item.text, request_id=item.request_id)
+        else:
+            await session.record(item)
 
 
 async def review_transcript(dc: DoneCheck, transcript: Transcript) -> ReviewOutcome:

@@ -79,28 +79,43 @@ class _SessionBase:
         if self._closed:
             raise SessionClosedError(self.session_id)
 
-    def _stamp(self) -> dict[str, Any]:
+    def _stamp(self, event_id: str | None = None) -> dict[str, Any]:
         return {
             "session_id": self.session_id,
             "at": self._app.clock.now(),
-            "event_id": new_id("ev-"),
+            "event_id": event_id or new_id("ev-"),
         }
 
     def tool_call_event(
-        self, name: str, arguments: dict[str, Any] | str | None = None, call_id: str | None = None
+        self,
+        name: str,
+        arguments: dict[str, Any] | str | None = None,
+        call_id: str | None = None,
+        *,
+        event_id: str | None = None,
     ) -> ToolCall:
-        """Build a tool-call event without recording it (to batch with :meth:`record`)."""
+        """Build a tool-call event without recording it (to batch with :meth:`record`).
+
+        Give ``event_id`` when the same event may be sent again (a replayed
+        transcript): the ledger stores each id once.
+        """
         if not name:
             raise ValueError("a tool call needs the tool's name")
         return ToolCall(
             call_id=call_id or new_id("call-"),
             name=name,
             arguments=arguments if arguments is not None else {},
-            **self._stamp(),
+            **self._stamp(event_id),
         )
 
     def tool_result_event(
-        self, call_id: str, output: str = "", ok: bool | None = None, exit_code: int | None = None
+        self,
+        call_id: str,
+        output: str = "",
+        ok: bool | None = None,
+        exit_code: int | None = None,
+        *,
+        event_id: str | None = None,
     ) -> ToolResult:
         """Build a tool-result event (output bounded) without recording it."""
         text, truncated = bound_output(output, self._app.config.max_tool_output_chars)
@@ -110,10 +125,12 @@ class _SessionBase:
             ok=ok,
             exit_code=exit_code,
             truncated=truncated,
-            **self._stamp(),
+            **self._stamp(event_id),
         )
 
-    def _snapshot(self, path: str | os.PathLike[str]) -> FileSnapshot | None:
+    def _snapshot(
+        self, path: str | os.PathLike[str], event_id: str | None = None
+    ) -> FileSnapshot | None:
         """A snapshot of ``path`` as it is now, or ``None`` past the target limit."""
         target = os.path.abspath(path)
         config = self._app.config
@@ -125,7 +142,7 @@ class _SessionBase:
         try:
             stat = file.stat()
         except FileNotFoundError:
-            return FileSnapshot(path=target, exists=False, **self._stamp())
+            return FileSnapshot(path=target, exists=False, **self._stamp(event_id))
         digest: str | None = None
         if stat.st_size <= config.snapshot_hash_max_bytes and file.is_file():
             sha = hashlib.sha256()
@@ -134,7 +151,11 @@ class _SessionBase:
                     sha.update(chunk)
             digest = "sha256:" + sha.hexdigest()
         return FileSnapshot(
-            path=target, sha256=digest, size=stat.st_size, mtime=stat.st_mtime, **self._stamp()
+            path=target,
+            sha256=digest,
+            size=stat.st_size,
+            mtime=stat.st_mtime,
+            **self._stamp(event_id),
         )
 
     def _append_ref(self, events: Sequence[LedgerEvent]) -> Any:
@@ -153,9 +174,9 @@ class _SessionBase:
     def _stopping(self, answer: str) -> TurnStopping:
         return TurnStopping(session_id=self.session_id, answer=answer, at=self._app.clock.now())
 
-    def _new_input(self, text: str) -> UserInput:
-        stamp = self._stamp()
-        return UserInput(request_id=new_id("rq-"), text=text, **stamp)
+    def _new_input(self, text: str, request_id: str | None) -> UserInput:
+        request_id = request_id or new_id("rq-")
+        return UserInput(request_id=request_id, text=text, **self._stamp(f"input:{request_id}"))
 
     def _closing(self) -> SessionClosed:
         return SessionClosed(**self._stamp())
@@ -203,13 +224,17 @@ class Session(_SessionBase):
         host does not know; the exit status is then read from the output if it says so."""
         self.record([self.tool_result_event(call_id, output, ok, exit_code)])
 
-    def file_snapshot(self, path: str | os.PathLike[str]) -> FileSnapshot | None:
+    def file_snapshot(
+        self, path: str | os.PathLike[str], *, event_id: str | None = None
+    ) -> FileSnapshot | None:
         """Record the current state of a file the agent's tools touched.
 
         Returns ``None`` (and records nothing) once ``snapshot_max_targets``
         different paths were snapshotted: DoneCheck does not watch a whole workspace.
+        ``event_id`` names the observation (e.g. after which tool call) when the
+        same one may be sent twice.
         """
-        snapshot = self._snapshot(path)
+        snapshot = self._snapshot(path, event_id)
         if snapshot is not None:
             self.record([snapshot])
         return snapshot
@@ -223,9 +248,12 @@ class Session(_SessionBase):
         )
         return action
 
-    def new_user_input(self, text: str) -> str:
-        """The user sent a new request: start a new task. Returns its request id."""
-        event = self._new_input(text)
+    def new_user_input(self, text: str, *, request_id: str | None = None) -> str:
+        """The user sent a new request: start a new task. Returns its request id.
+
+        Sending the same ``request_id`` again (a replayed transcript) changes nothing.
+        """
+        event = self._new_input(text, request_id)
         self._wait([self._append_ref([event]), self._ask_ref(event)], "controller")
         self.request_id = event.request_id
         return event.request_id
@@ -292,8 +320,10 @@ class AsyncSession(_SessionBase):
     ) -> None:
         await self.record([self.tool_result_event(call_id, output, ok, exit_code)])
 
-    async def file_snapshot(self, path: str | os.PathLike[str]) -> FileSnapshot | None:
-        snapshot = self._snapshot(path)
+    async def file_snapshot(
+        self, path: str | os.PathLike[str], *, event_id: str | None = None
+    ) -> FileSnapshot | None:
+        snapshot = self._snapshot(path, event_id)
         if snapshot is not None:
             await self.record([snapshot])
         return snapshot
@@ -306,8 +336,8 @@ class AsyncSession(_SessionBase):
         )
         return action
 
-    async def new_user_input(self, text: str) -> str:
-        event = self._new_input(text)
+    async def new_user_input(self, text: str, *, request_id: str | None = None) -> str:
+        event = self._new_input(text, request_id)
         await self._wait_all([self._append_ref([event]), self._ask_ref(event)], "controller")
         self.request_id = event.request_id
         return event.request_id

@@ -38,6 +38,7 @@ __all__ = [
     "Transcript",
     "load_openai",
     "parse_openai",
+    "read_transcript_text",
 ]
 
 MAX_TRANSCRIPT_BYTES = 64 * 1024 * 1024
@@ -54,6 +55,7 @@ class Step:
     arguments: dict[str, Any] | str = field(default_factory=dict)
     output: str = ""
     ok: bool | None = None
+    exit_code: int | None = None
     text: str = ""
 
 
@@ -68,8 +70,8 @@ class Transcript:
     warnings: list[str] = field(default_factory=list)
 
 
-def load_openai(path: str | Path) -> Transcript:
-    """Read and parse one transcript file."""
+def read_transcript_text(path: str | Path) -> str:
+    """The text of a transcript file, or :class:`TranscriptError` naming what is wrong."""
     path = Path(path)
     source = str(path)
     try:
@@ -88,16 +90,21 @@ def load_openai(path: str | Path) -> Transcript:
     if not raw.strip():
         raise TranscriptError(source, "file is empty")
     try:
-        text = raw.decode("utf-8-sig")
+        return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise TranscriptError(source, f"not UTF-8 text (byte {exc.start})") from None
+
+
+def load_openai(path: str | Path) -> Transcript:
+    """Read and parse one transcript file."""
+    text = read_transcript_text(path)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise TranscriptError(
-            source, f"invalid JSON: {exc.msg} (column {exc.colno})", exc.lineno
+            str(path), f"invalid JSON: {exc.msg} (column {exc.colno})", exc.lineno
         ) from None
-    return parse_openai(data, source)
+    return parse_openai(data, str(path))
 
 
 def parse_openai(data: Any, source: str = "<transcript>") -> Transcript:

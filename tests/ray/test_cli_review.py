@@ -26,6 +26,7 @@ EXPECTED = {
     "need_fix_zh_lint_failed.json": "need_fix",
     "need_evidence_never_ran_tests.json": "need_evidence",
     "skipped_short_answer.json": "skipped",
+    "claude_code_need_fix.jsonl": "need_fix",
 }
 
 

@@ -54,7 +54,7 @@ def test_only_bad_inputs_exit_2_without_starting_ray(
         for line in err
     )
     assert any("missing.json: no such file or folder" in line for line in err)
-    assert any("no transcripts (*.json) in this folder" in line for line in err)
+    assert any("no transcripts (*.json, *.jsonl) in this folder" in line for line in err)
 
 
 def test_parse_text_json_markdown(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -18,6 +18,8 @@ SAMPLES: list[e.DoneCheckError] = [
     e.AttachmentError("x.pdf", "no such file"),
     e.DeploymentError("ray would not start"),
     e.ActorUnavailableError("ledger-0", "died", 30.0),
+    e.StoreError("postgresql://dc:***@db/ledger", "connection refused"),
+    e.StoreError("sqlite:///tmp/x", "UNIQUE constraint failed", True),
     e.SessionError("s-1", "odd"),
     e.UnknownSessionError("s-2"),
     e.SessionClosedError("s-3"),

@@ -1,56 +1,169 @@
+"""The ledger over a real store: durable before acknowledged, idempotent, recoverable."""
+
 from __future__ import annotations
 
-from donecheck.actors.ledger import EvidenceLedger
-from donecheck.runtime.messages import SessionClosed, ToolCall, ViewRequest
+from pathlib import Path
+
+import pytest
+
+from donecheck.actors.ledger import EvidenceLedger, event_id_of
+from donecheck.actors.store import MemoryStore, open_store
+from donecheck.parsers import parse_bytes
+from donecheck.runtime.errors import StoreError
+from donecheck.runtime.messages import (
+    AttachmentRef,
+    FileSnapshot,
+    MaterialRecorded,
+    SessionClosed,
+    SessionOpened,
+    ToolCall,
+    ToolResult,
+    ViewRequest,
+)
 
 
-def call(i: int, sid: str = "s", event_id: str | None = None) -> ToolCall:
-    return ToolCall(session_id=sid, call_id=f"c{i}", name="bash", event_id=event_id or f"e{i}")
+def call(i: int, sid: str = "s", command: str = "ls", event_id: str | None = None) -> ToolCall:
+    return ToolCall(
+        session_id=sid,
+        call_id=f"c{i}",
+        name="bash",
+        arguments={"command": command},
+        event_id=event_id if event_id is not None else f"e{i}",
+    )
+
+
+def result(i: int, sid: str = "s", code: int = 0, output: str = "") -> ToolResult:
+    return ToolResult(
+        session_id=sid, call_id=f"c{i}", exit_code=code, output=output, event_id=f"r{i}"
+    )
 
 
 def test_append_orders_and_deduplicates() -> None:
     ledger = EvidenceLedger()
     ack = ledger.append([call(1), call(2), call(3, sid="t")])
     assert ack.seqs == (1, 2, 1) and ack.duplicates == 0
-    again = ledger.append([call(2), call(4)])
-    assert again.seqs == (2, 3) and again.duplicates == 1
+    again = ledger.append([call(2), call(4), call(4)])  # a retry, and a repeat inside a batch
+    assert again.seqs == (2, 3, 3) and again.duplicates == 2
     view = ledger.view(ViewRequest(session_id="s"))
     assert [e.event.call_id for e in view.entries] == ["c1", "c2", "c4"]
     assert ledger.view(ViewRequest(session_id="s", since_seq=2)).entries[0].seq == 3
 
 
-def test_unknown_session_view_is_empty_and_stable() -> None:
+def test_events_without_an_id_are_deduplicated_by_content() -> None:
     ledger = EvidenceLedger()
-    a = ledger.view(ViewRequest(session_id="none"))
-    assert a.entries == () and a.fingerprint == ledger.view(ViewRequest(session_id="x")).fingerprint
+    event = call(1, event_id="")
+    assert ledger.append([event]).seqs == (1,)
+    assert ledger.append([event]).duplicates == 1
+    assert event_id_of(event).startswith("h-")
 
 
-def test_statistics_and_forget() -> None:
-    ledger = EvidenceLedger(shard=3)
-    ledger.append([call(1), call(1), SessionClosed(session_id="s", event_id="z")])
+def test_durable_before_acknowledged_and_rebuilt_by_a_new_instance(tmp_path: Path) -> None:
+    url = f"sqlite://{tmp_path}"
+    first = EvidenceLedger(0, store=open_store(url, "ledger-0"))
+    first.append(
+        [
+            SessionOpened(session_id="s", request_id="r", request="fix", event_id="o"),
+            call(1),
+            result(1, code=1),
+        ]
+    )
+    first.close()  # the actor dies; its memory is gone
+    second = EvidenceLedger(0, store=open_store(url, "ledger-0"))
+    assert second.open_sessions() == ["s"]
+    view = second.view(ViewRequest(session_id="s", include=("entries", "checks")))
+    assert [e.seq for e in view.entries] == [1, 2, 3]
+    # a retry of an append the dead instance had already stored is not doubled
+    assert second.append([call(1), result(1, code=1), call(2)]).seqs == (2, 3, 4)
+    assert second.statistics()["loads"] == 1
+
+
+def test_a_failed_write_acknowledges_nothing() -> None:
+    class Broken(MemoryStore):
+        def append(self, shard, rows):  # type: ignore[no-untyped-def]
+            raise StoreError("memory://", "disk full")
+
+    ledger = EvidenceLedger(store=Broken())
+    with pytest.raises(StoreError, match="disk full"):
+        ledger.append([call(1)])
+    assert ledger.view(ViewRequest(session_id="s")).entries == ()
+
+
+def test_a_conflict_with_another_writer_reloads_and_retries() -> None:
+    store = MemoryStore()
+    ours, theirs = EvidenceLedger(store=store), EvidenceLedger(store=store)
+    ours.append([call(1)])
+    theirs.append([call(2)])  # e.g. an earlier incarnation still running
+    ack = ours.append([call(3)])
+    assert ack.seqs == (3,)
+    assert [e.event.call_id for e in ours.view(ViewRequest(session_id="s")).entries] == [
+        "c1",
+        "c2",
+        "c3",
+    ]
+    assert ours.statistics()["conflicts"] == 1
+
+
+def test_memory_is_bounded_and_evicted_sessions_reload() -> None:
+    ledger = EvidenceLedger(cached_sessions=2)
+    for n in range(5):
+        ledger.append([call(1, sid=f"s{n}")])
+    ledger.append([SessionClosed(session_id="s4", event_id="z")])
     stats = ledger.statistics()
-    assert stats == {
-        "shard": 3,
-        "sessions": 1,
-        "events": 2,
-        "appended": 2,
-        "duplicates": 1,
-        "views": 0,
-        "closed_kept": 1,
-        "evicted": 0,
-    }
-    assert ledger.forget("s") and not ledger.forget("s")
+    assert stats["cached_sessions"] == 2 and stats["evicted"] >= 3
+    assert [e.seq for e in ledger.view(ViewRequest(session_id="s0")).entries] == [1]
 
 
-def test_closed_sessions_are_bounded_open_ones_are_not() -> None:
-    ledger = EvidenceLedger(keep_closed=2)
-    for i in range(5):
-        ledger.append([call(1, sid=f"open-{i}")])
-        ledger.append(
-            [call(1, sid=f"done-{i}"), SessionClosed(session_id=f"done-{i}", event_id=f"z{i}")]
+def test_views() -> None:
+    ledger = EvidenceLedger(snapshot_targets=2)
+    spec = parse_bytes(
+        b"The report must list every open invoice with its due date and owner.\n", "spec.txt"
+    )
+    ledger.append(
+        [
+            SessionOpened(
+                session_id="s",
+                request_id="r",
+                request="do it",
+                event_id="o",
+                attachments=(AttachmentRef(sha256=spec.sha256, name="spec.txt", size=70),),
+            ),
+            MaterialRecorded(session_id="s", material=spec, event_id="m"),
+            call(1, command="pytest -q"),
+            result(1, code=1, output="1 failed in 0.1s"),
+            ToolCall(
+                session_id="s",
+                call_id="w",
+                name="write_file",
+                arguments={"path": "a.py", "content": "x"},
+                event_id="w",
+            ),
+            ToolResult(session_id="s", call_id="w", output="ok", ok=True, event_id="wr"),
+            call(2, command="cat spec.txt"),
+            result(2, output=spec.blocks[0].text),
+            call(3, command="pytest -q"),
+            result(3, code=0, output="3 passed in 0.1s"),
+            *(
+                FileSnapshot(session_id="s", path=p, sha256="sha256:1", size=1, event_id=f"f{p}")
+                for p in ("a.py", "b.py", "c.py")
+            ),
+        ]
+    )
+    view = ledger.view(
+        ViewRequest(
+            session_id="s",
+            include=("operations", "checks", "edits", "reads", "snapshots", "excerpt"),
+            excerpt_chars=500,
         )
-    stats = ledger.statistics()
-    assert stats["sessions"] == 5 + 2 and stats["evicted"] == 3
-    assert ledger.view(ViewRequest(session_id="open-0")).entries
-    assert not ledger.view(ViewRequest(session_id="done-0")).entries
-    assert ledger.view(ViewRequest(session_id="done-4")).entries
+    )
+    assert view.entries == () and view.last_seq == 13
+    (check,) = view.checks
+    assert (check.command, check.runs, check.ok, check.latest) == ("pytest -q", 2, True, "E10")
+    assert [e.path for e in view.edits] == ["a.py"]
+    (read,) = view.reads
+    assert read.status == "read" and read.evidence == ("E8",)
+    assert [s.path for s in view.snapshots] == ["a.py", "b.py"]  # 2 targets at most
+    assert view.excerpt is not None and view.excerpt.text.startswith("[E10] bash `pytest -q`")
+    assert len(view.operations) == 4
+    # the fingerprint covers the complete ledger, however little was asked for
+    full = ledger.view(ViewRequest(session_id="s"))
+    assert full.fingerprint == view.fingerprint and len(full.entries) == 13

@@ -1,0 +1,139 @@
+"""Claude Code hooks: feed DoneCheck from the agent's own lifecycle events.
+
+Configure two hooks in ``.claude/settings.json`` (``donecheck hook`` reads the
+payload from stdin)::
+
+    {"hooks": {
+      "PostToolUse": [{"matcher": "*",
+                       "hooks": [{"type": "command", "command": "donecheck hook"}]}],
+      "Stop": [{"hooks": [{"type": "command", "command": "donecheck hook"}]}]}}
+
+* ``UserPromptSubmit`` opens the session (or starts a new task in it).
+* ``PostToolUse`` / ``PostToolUseFailure`` record the call and its result, and
+  snapshot the file a file tool wrote.
+* ``Stop`` replays the session's transcript (ids make this add nothing twice, so
+  nothing is lost if a PostToolUse hook did not run), reviews
+  ``last_assistant_message`` (or the transcript's final text), and answers
+  ``{"decision": "block", "reason": <checklist>}`` when the agent must go on.
+
+The mapping is pure (:func:`plan`); :func:`handle` applies it to a deployment.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from donecheck.runtime.errors import InputError, TranscriptError, UnknownSessionError
+from donecheck.runtime.messages import Steer
+from donecheck.runtime.review import NewInput, replay_events
+from donecheck.runtime.transcripts.claude import load_claude_jsonl, tool_output
+
+__all__ = ["HookReply", "handle", "session_id_for"]
+
+FILE_TOOLS = {"Write", "Edit", "MultiEdit", "NotebookEdit"}
+_UNKNOWN_REQUEST = "(the user's request was not recorded by the hooks)"
+
+
+@dataclass(frozen=True, slots=True)
+class HookReply:
+    """What ``donecheck hook`` prints (JSON for Claude Code) and a note for stderr."""
+
+    output: dict[str, Any] = field(default_factory=dict)
+    note: str = ""
+
+
+def session_id_for(payload: dict[str, Any]) -> str:
+    claude = payload.get("session_id")
+    if not isinstance(claude, str) or not claude:
+        raise InputError("the hook payload has no session_id")
+    return f"claude-{claude}"
+
+
+def _transcript(payload: dict[str, Any]) -> Any | None:
+    path = payload.get("transcript_path")
+    if not isinstance(path, str) or not Path(path).is_file():
+        return None
+    try:
+        return load_claude_jsonl(path)
+    except TranscriptError:
+        return None
+
+
+def _session(dc: Any, payload: dict[str, Any], request: str | None = None) -> Any:
+    session_id = session_id_for(payload)
+    try:
+        return dc.session(session_id)
+    except UnknownSessionError:
+        transcript = _transcript(payload) if request is None else None
+        text = request or (transcript.request if transcript is not None else _UNKNOWN_REQUEST)
+        return dc.open_session(text, session_id=session_id)
+
+
+def _tool_events(session: Any, payload: dict[str, Any]) -> list[Any]:
+    name = str(payload.get("tool_name", "?"))
+    arguments = payload.get("tool_input") if isinstance(payload.get("tool_input"), dict) else {}
+    given = payload.get("tool_use_id")
+    if isinstance(given, str) and given:
+        call_id = given
+    else:  # stable across hook processes (hash() is salted per process)
+        raw = json.dumps([name, arguments], sort_keys=True, default=str).encode()
+        call_id = f"{name}-{hashlib.blake2b(raw, digest_size=8).hexdigest()}"
+    failed = payload.get("hook_event_name") == "PostToolUseFailure"
+    output, code = tool_output(payload.get("error") if failed else payload.get("tool_response"))
+    return [
+        session.tool_call_event(name, arguments, call_id, event_id=f"call:{call_id}"),
+        session.tool_result_event(
+            call_id, output, False if failed else None, code, event_id=f"result:{call_id}"
+        ),
+    ]
+
+
+def handle(dc: Any, payload: dict[str, Any]) -> HookReply:
+    """Apply one Claude Code hook payload to the DoneCheck deployment ``dc``."""
+    event = payload.get("hook_event_name")
+    if event == "UserPromptSubmit":
+        prompt = str(payload.get("prompt") or "")
+        try:
+            dc.session(session_id_for(payload)).new_user_input(prompt)
+        except UnknownSessionError:
+            dc.open_session(prompt, session_id=session_id_for(payload))
+        return HookReply(note="task started")
+    if event in {"PostToolUse", "PostToolUseFailure"}:
+        session = _session(dc, payload)
+        call, result = _tool_events(session, payload)
+        session.record([call, result])
+        arguments = payload.get("tool_input")
+        if payload.get("tool_name") in FILE_TOOLS and isinstance(arguments, dict):
+            path = arguments.get("file_path") or arguments.get("notebook_path")
+            if isinstance(path, str):
+                session.file_snapshot(
+                    os.path.join(str(payload.get("cwd") or "."), path),
+                    event_id=f"snapshot:{call.call_id}",
+                )
+        return HookReply(note="recorded")
+    if event == "Stop":
+        session = _session(dc, payload)
+        transcript = _transcript(payload)
+        if transcript is not None:
+            for item in replay_events(session, transcript):
+                if isinstance(item, NewInput):
+                    session.new_user_input(item.text, request_id=item.request_id)
+                else:
+                    session.record(item)
+        answer = payload.get("last_assistant_message")
+        if not isinstance(answer, str) or not answer.strip():
+            answer = transcript.answer if transcript is not None else ""
+        action = session.turn_stopping(answer)
+        card = action.report
+        note = f"DoneCheck: {card.decision or 'unverified'}"
+        if isinstance(action, Steer):
+            return HookReply(output={"decision": "block", "reason": action.message}, note=note)
+        if card.end_reason and card.end_reason != "pass":
+            note += f" (stopped: {card.end_reason})"
+        return HookReply(note=note)
+    return HookReply(note=f"ignored hook event {event!r}")

@@ -1,0 +1,255 @@
+"""Read evidence: was an attachment's content actually shown to the agent?
+
+An attachment counts as **read** when the ledger shows its content reached the
+agent:
+
+* a read tool opened it (``read_file``, ``Read``, an editor's ``view``, …), or an
+  image tool viewed it;
+* for text-like attachments, a command printed its body (``cat``, ``type``,
+  ``Get-Content``, ``more``…) — ``head``/``tail``/``sed -n`` print part of it
+  (**partial**);
+* any tool's output contains a run of its own words (checked against the parsed
+  material), whatever printed it — this catches a script that prints the file
+  and a copy converted first (``pdftotext a.pdf a.txt`` then ``cat a.txt``).
+
+Size, page count, character counts, listings and checksums (``wc``, ``ls``,
+``stat``, ``file``, ``pdfinfo``, ``sha256sum``…) only show **metadata**; writing a
+parsed copy shows nothing until the copy is read. A failed tool call shows
+nothing.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal, TypeAlias
+
+from donecheck.runtime.evidence import (
+    EDITOR_TOOLS,
+    PATH_KEYS,
+    command_of,
+    operations,
+    simple_commands,
+)
+from donecheck.runtime.messages import (
+    AttachmentRef,
+    ImageRef,
+    LedgerEntry,
+    Material,
+    MaterialRecorded,
+    ReadEvidence,
+    SessionOpened,
+    ToolCall,
+    ToolResult,
+)
+
+__all__ = ["read_evidence"]
+
+_READ_TOOL = re.compile(
+    r"(?i)^(?:read|read_?file|readfile|view|view_?file|open_?file|get_?file|file_?read|fs_read|"
+    r"cat|read_?document|notebook_?read|read_?notebook|read_?attachment|fetch_?attachment)$"
+)
+_IMAGE_TOOL = re.compile(r"(?i)^(?:read_?image|view_?image|image_?read|look_?at_?image|see_image)$")
+_EXTRA_PATH_KEYS = ("uri", "name", "attachment")
+_PRINTERS = {"cat", "type", "get-content", "gc", "more", "less", "bat", "nl", "tac", "strings"}
+_PARTIAL = {"head", "tail", "sed", "awk", "grep", "rg", "select-string"}
+_METADATA = {
+    "wc",
+    "ls",
+    "dir",
+    "stat",
+    "file",
+    "du",
+    "pdfinfo",
+    "identify",
+    "exiftool",
+    "md5sum",
+    "sha1sum",
+    "sha256sum",
+    "shasum",
+    "cksum",
+    "get-item",
+    "get-childitem",
+    "test",
+    "[",
+    "realpath",
+    "readlink",
+}
+_COPIERS = {"pdftotext", "cp", "mv", "copy", "copy-item", "docx2txt", "unzip"}
+_TEXT_LIKE = (
+    "text/",
+    "application/json",
+    "application/xml",
+    "application/x-ipynb+json",
+    "message/rfc822",
+    "image/svg+xml",
+)
+ReadStatusName: TypeAlias = Literal["read", "partial", "metadata_only"]
+_ORDER: tuple[ReadStatusName, ...] = ("read", "partial", "metadata_only")
+_SHINGLE = 8
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+_OUTPUT_SCAN = 200_000
+
+
+@dataclass
+class _Target:
+    sha256: str
+    name: str
+    detected_type: str = ""
+    shingles: frozenset[int] = frozenset()
+    names: set[str] = field(default_factory=set)
+    found: dict[ReadStatusName, list[tuple[str, str]]] = field(default_factory=dict)
+    """status → [(how, evidence id)]"""
+
+    @property
+    def text_like(self) -> bool:
+        return self.detected_type.startswith(_TEXT_LIKE) or not self.detected_type
+
+    @property
+    def image(self) -> bool:
+        return self.detected_type.startswith("image/")
+
+
+def _shingles(words: Sequence[str]) -> set[int]:
+    return {hash(tuple(words[i : i + _SHINGLE])) for i in range(len(words) - _SHINGLE + 1)}
+
+
+def _material_shingles(material: Material) -> frozenset[int]:
+    words = _WORD.findall(" ".join(b.text for b in material.blocks).lower())
+    if len(words) > 40_000:
+        words = words[:40_000]
+    return frozenset(_shingles(words))
+
+
+def _paths(call: ToolCall) -> list[str]:
+    args = call.arguments
+    if isinstance(args, str):
+        return [args.strip()] if args.strip() else []
+    keys = (*PATH_KEYS, *_EXTRA_PATH_KEYS)
+    found = [str(args[k]) for k in keys if isinstance(args.get(k), str) and args[k]]
+    for key in ("paths", "files"):
+        if isinstance(args.get(key), list):
+            found += [str(p) for p in args[key] if isinstance(p, str)]
+    return found
+
+
+def _base(path: str) -> str:
+    return posixpath.basename(path.replace("\\", "/").strip("'\"")).lower()
+
+
+def _writes(argv: Sequence[str]) -> list[str]:
+    """Files a simple command writes: redirections and converters' output arguments."""
+    out = []
+    for i, arg in enumerate(argv):
+        if arg in {">", ">>"} and i + 1 < len(argv):
+            out.append(argv[i + 1])
+        elif arg.startswith(">") and len(arg) > 1 and arg[1:] not in {">", "&1", "&2"}:
+            out.append(arg.lstrip(">"))
+        elif arg in {"-o", "--output", "--outdir", "-outdir"} and i + 1 < len(argv):
+            out.append(argv[i + 1])
+    head = argv[0].lower() if argv else ""
+    if head in _COPIERS and len(argv) >= 3:
+        out.append(argv[-1])
+    return out
+
+
+def read_evidence(entries: Sequence[LedgerEntry]) -> list[ReadEvidence]:
+    """Read evidence for every attachment and image of the session, in the order given."""
+    targets: dict[str, _Target] = {}
+    for entry in entries:
+        event = entry.event
+        if isinstance(event, SessionOpened):
+            refs: list[AttachmentRef | ImageRef] = [*event.attachments, *event.images]
+            for ref in refs:
+                targets.setdefault(ref.sha256, _Target(ref.sha256, ref.name))
+        elif isinstance(event, MaterialRecorded):
+            m = event.material
+            target = targets.setdefault(m.sha256, _Target(m.sha256, m.declared_name))
+            target.detected_type = m.detected_type
+            target.shingles = _material_shingles(m)
+    if not targets:
+        return []
+    for target in targets.values():
+        target.names = {_base(target.name)}
+    results = {e.seq: e.event for e in entries if isinstance(e.event, ToolResult)}
+    calls = {e.seq: e.event for e in entries if isinstance(e.event, ToolCall)}
+    for op in operations(entries):
+        call = calls.get(op.call_seq)
+        result = results.get(op.result_seq) if op.result_seq is not None else None
+        if call is None or result is None or op.ok is False:
+            continue
+        eid = f"E{op.result_seq}"
+        output = result.output[:_OUTPUT_SCAN]
+        command = command_of(call)
+        for target in targets.values():
+            _classify(target, call, command, output, eid)
+    evidence = []
+    for t in targets.values():
+        status = _status(t)
+        shown = t.found.get(status, []) if status != "not_read" else []
+        evidence.append(
+            ReadEvidence(
+                sha256=t.sha256,
+                name=t.name,
+                status=status,
+                how=tuple(dict.fromkeys(how for how, _ in shown)),
+                evidence=tuple(dict.fromkeys(eid for _, eid in shown)),
+            )
+        )
+    return evidence
+
+
+def _note(target: _Target, status: ReadStatusName, how: str, eid: str) -> None:
+    target.found.setdefault(status, []).append((how, eid))
+
+
+def _status(target: _Target) -> ReadStatusName | Literal["not_read"]:
+    for status in _ORDER:
+        if status in target.found:
+            return status
+    return "not_read"
+
+
+def _classify(target: _Target, call: ToolCall, command: str | None, output: str, eid: str) -> None:
+    names = target.names
+    shown = bool(output.strip())
+    if command is None:
+        referred = any(_base(p) in names for p in _paths(call))
+        name = call.name.lower()
+        viewer = (
+            call.name in EDITOR_TOOLS
+            and isinstance(call.arguments, dict)
+            and call.arguments.get("command") == "view"
+        )
+        if referred and (
+            _IMAGE_TOOL.match(name) or (target.image and (_READ_TOOL.match(name) or viewer))
+        ):
+            _note(target, "read", f"viewed with {call.name}", eid)
+        elif referred and (_READ_TOOL.match(name) or viewer) and shown:
+            _note(target, "read", f"read with {call.name}", eid)
+    else:
+        for argv in simple_commands(command):
+            if not argv:
+                continue
+            head = argv[0].lower()
+            args = [a for a in argv[1:] if not a.startswith("-")]
+            if not any(_base(a) in names for a in args):
+                continue
+            writes = {_base(w) for w in _writes(argv)}
+            if writes and not writes & names:
+                names |= writes  # a copy: reading it later reads the attachment
+                continue
+            if head in _METADATA:
+                _note(target, "metadata_only", f"only its metadata via `{head}`", eid)
+            elif head in _PRINTERS and shown and target.text_like:
+                _note(target, "read", f"printed with `{head}`", eid)
+            elif head in _PARTIAL and shown and target.text_like:
+                _note(target, "partial", f"part printed with `{head}`", eid)
+    if target.shingles and "read" not in target.found:
+        words = _WORD.findall(output.lower())
+        common = len(_shingles(words) & target.shingles) if len(words) >= _SHINGLE else 0
+        needed = 1 if len(target.shingles) < 4 else 2
+        if common >= needed:
+            _note(target, "read", f"its text appears in the output of {call.name}", eid)

@@ -1,0 +1,133 @@
+"""Claude Code hooks end to end on the shared deployment."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+import ray
+
+from donecheck.runtime import DoneCheck
+from donecheck.runtime.hooks import handle
+from donecheck.runtime.messages import ViewRequest
+from tests.ray.conftest import NAMESPACE
+
+pytestmark = pytest.mark.ray
+
+EXAMPLE = (
+    Path(__file__).resolve().parents[2] / "examples" / "transcripts" / "claude_code_need_fix.jsonl"
+)
+
+
+def entries(dc: DoneCheck, session_id: str) -> int:
+    view = ray.get(
+        dc.deployment.ledger_for(session_id).view.remote(ViewRequest(session_id=session_id))
+    )
+    return len(view.entries)
+
+
+def test_post_tool_use_then_stop_blocks_with_a_checklist(dc: DoneCheck, tmp_path: Path) -> None:
+    claude_id = uuid.uuid4().hex
+    transcript = tmp_path / "session.jsonl"
+    shutil.copy(EXAMPLE, transcript)
+    common = {"session_id": claude_id, "transcript_path": str(transcript), "cwd": str(tmp_path)}
+    (tmp_path / "notes.md").write_text("written by the agent\n")
+    post = {
+        **common,
+        "hook_event_name": "PostToolUse",
+        "tool_name": "Write",
+        "tool_use_id": "toolu_w",
+        "tool_input": {"file_path": "notes.md", "content": "x"},
+        "tool_response": {"type": "create", "filePath": "notes.md"},
+    }
+    assert handle(dc, post).note == "recorded"
+    assert handle(dc, post).note == "recorded"  # the same hook twice adds nothing
+    session_id = f"claude-{claude_id}"
+    assert entries(dc, session_id) == 4  # opened, call, result, snapshot
+
+    stop = {**common, "hook_event_name": "Stop", "stop_hook_active": False}
+    reply = handle(dc, stop)
+    assert reply.output["decision"] == "block"
+    assert "from DoneCheck, not from the user" in reply.output["reason"]
+    assert "tests/test_dates.py" in reply.output["reason"]
+    after_first = entries(dc, session_id)
+    assert after_first == 4 + 6  # the transcript's 3 calls and 3 results, once
+
+    # the agent re-runs the tests and they pass: the next stop goes through
+    with transcript.open("a") as out:
+        for record in (
+            {
+                "type": "assistant",
+                "message": {
+                    "content": [
+                        {
+                            "type": "tool_use",
+                            "id": "toolu_04",
+                            "name": "Bash",
+                            "input": {"command": "python -m pytest -q tests/test_dates.py"},
+                        }
+                    ]
+                },
+            },
+            {
+                "type": "user",
+                "message": {
+                    "content": [
+                        {
+                            "type": "tool_result",
+                            "tool_use_id": "toolu_04",
+                            "content": "..\n=== 2 passed in 0.04s ===",
+                        }
+                    ]
+                },
+            },
+            {
+                "type": "assistant",
+                "message": {
+                    "content": [
+                        {
+                            "type": "text",
+                            "text": "[DoneCheck A2] I re-ran tests/test_dates.py: "
+                            "2 passed. The offset timestamps parse now.",
+                        }
+                    ]
+                },
+            },
+        ):
+            out.write(json.dumps(record) + "\n")
+    reply = handle(dc, {**stop, "stop_hook_active": True})
+    assert reply.output == {} and reply.note == "DoneCheck: pass"
+    assert entries(dc, session_id) == after_first + 2
+
+
+def test_donecheck_hook_command(dc: DoneCheck, ray_address: str, tmp_path: Path) -> None:
+    payload = {
+        "session_id": uuid.uuid4().hex,
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": "Rename the config flag",
+        "cwd": str(tmp_path),
+    }
+    env = {**os.environ, "RAY_ADDRESS": ray_address, "DONECHECK_NAMESPACE": NAMESPACE}
+    cli = Path(sys.executable).with_name("donecheck")
+    done = subprocess.run(
+        [str(cli), "hook"],
+        input=json.dumps(payload),
+        text=True,
+        capture_output=True,
+        env=env,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout == "" and "task started" in done.stderr
+    assert dc.session(f"claude-{payload['session_id']}").report().request_id
+
+    broken = subprocess.run(
+        [str(cli), "hook"], input="{not json", text=True, capture_output=True, env=env, timeout=60
+    )
+    assert broken.returncode == 1 and "hook payload" in broken.stderr
