@@ -28,6 +28,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
+
 from donecheck.actors.store import EventRow, LedgerStore, MemoryStore
 from donecheck.runtime.errors import StoreError
 from donecheck.runtime.evidence import (
@@ -44,6 +46,7 @@ from donecheck.runtime.messages import (
     LedgerEntry,
     LedgerEvent,
     LedgerView,
+    Operation,
     SessionClosed,
     ViewRequest,
     encode,
@@ -52,6 +55,8 @@ from donecheck.runtime.messages import (
 from donecheck.runtime.reads import read_evidence
 
 __all__ = ["EvidenceLedger", "event_id_of"]
+
+_raw_list = msgspec.msgpack.Decoder(list[msgspec.Raw])
 
 
 def event_id_of(event: LedgerEvent) -> str:
@@ -67,6 +72,18 @@ class _SessionLog:
     by_event_id: dict[str, int] = field(default_factory=dict)
     closed: bool = False
     fingerprint: tuple[int, str] | None = None
+    ops: tuple[int, list[Operation]] | None = None
+
+    def operations(self) -> list[Operation]:
+        """The session's operations, computed once per length of the log."""
+        if self.ops is None or self.ops[0] != len(self.entries):
+            self.ops = (len(self.entries), operations(self.entries))
+        return self.ops[1]
+
+    @property
+    def registered(self) -> bool:
+        """The store knows this session (it has stored events of it)."""
+        return bool(self.entries)
 
 
 class EvidenceLedger:
@@ -125,8 +142,19 @@ class EvidenceLedger:
 
     def append(self, events: Sequence[LedgerEvent]) -> AppendAck:
         """Store ``events`` in order; they are durable when this returns."""
+        return self._append_retrying(events, None)
+
+    def append_packed(self, data: bytes) -> AppendAck:
+        """:meth:`append` for a batch sent as :func:`encode_events` bytes. Each event
+        is stored as the bytes it arrived in (no second encoding)."""
+        raws = _raw_list.decode(data)
+        return self._append_retrying([ledger_event_decoder.decode(r) for r in raws], raws)
+
+    def _append_retrying(
+        self, events: Sequence[LedgerEvent], raws: Sequence[msgspec.Raw] | None
+    ) -> AppendAck:
         try:
-            return self._append(events)
+            return self._append(events, raws)
         except StoreError as exc:
             if not exc.conflict:
                 raise
@@ -135,33 +163,41 @@ class EvidenceLedger:
             self._stats["conflicts"] += 1
             for event in events:
                 self._sessions.pop(event.session_id, None)
-            return self._append(events)
+            return self._append(events, raws)
 
-    def _append(self, events: Sequence[LedgerEvent]) -> AppendAck:
+    def _append(
+        self, events: Sequence[LedgerEvent], raws: Sequence[msgspec.Raw] | None
+    ) -> AppendAck:
         seqs: list[int] = []
         rows: list[EventRow] = []
         new: list[tuple[_SessionLog, LedgerEntry, str]] = []
         planned: dict[str, dict[str, int]] = {}
+        new_sessions: list[str] = []
         duplicates = 0
-        for event in events:
-            log = self._log(event.session_id)
-            event_id = event_id_of(event)
-            batch = planned.setdefault(event.session_id, {})
-            seen = log.by_event_id.get(event_id, batch.get(event_id))
+        log = _SessionLog()
+        batch: dict[str, int] = {}
+        current = None
+        for index, event in enumerate(events):
+            session_id = event.session_id
+            if session_id != current:  # batches are mostly one session: look up once
+                current = session_id
+                log = self._log(session_id)
+                if not log.registered and session_id not in planned:
+                    new_sessions.append(session_id)
+                batch = planned.setdefault(session_id, {})
+            event_id = event.event_id or event_id_of(event)
+            seen = log.by_event_id.get(event_id) or batch.get(event_id)
             if seen is not None:
                 seqs.append(seen)
                 duplicates += 1
                 continue
             seq = len(log.entries) + len(batch) + 1
             batch[event_id] = seq
-            rows.append(
-                EventRow(
-                    event.session_id, seq, event_id, type(event).__name__, event.at, encode(event)
-                )
-            )
+            data = bytes(raws[index]) if raws is not None else encode(event)
+            rows.append(EventRow(session_id, seq, event_id, type(event).__name__, event.at, data))
             new.append((log, LedgerEntry(seq=seq, event=event), event_id))
             seqs.append(seq)
-        self.store.append(self.shard, rows)  # durable before anything is acknowledged
+        self.store.append(self.shard, rows, new_sessions)  # durable before acknowledged
         for log, entry, event_id in new:
             log.entries.append(entry)
             log.by_event_id[event_id] = entry.seq
@@ -172,7 +208,9 @@ class EvidenceLedger:
         self._stats["batches"] += 1
         return AppendAck(seqs=tuple(seqs), duplicates=duplicates)
 
-    # ------------------------------------------------------------------ views
+    def view_packed(self, request: ViewRequest) -> bytes:
+        """:meth:`view`, answered as msgpack bytes (decode with ``view_decoder``)."""
+        return encode(self.view(request))
 
     def view(self, request: ViewRequest) -> LedgerView:
         """A session's entries after ``since_seq`` and the requested views.
@@ -186,7 +224,7 @@ class EvidenceLedger:
         if log.fingerprint is None or log.fingerprint[0] != len(entries):
             log.fingerprint = (len(entries), fingerprint(entries))
         include = set(request.include)
-        ops = operations(entries) if include & {"operations", "checks"} else []
+        ops = log.operations() if include & {"operations", "checks", "reads", "excerpt"} else []
         view: dict[str, Any] = {}
         if "operations" in include:
             view["operations"] = tuple(ops)
@@ -195,11 +233,11 @@ class EvidenceLedger:
         if "edits" in include:
             view["edits"] = tuple(edits(entries))
         if "reads" in include:
-            view["reads"] = tuple(read_evidence(entries))
+            view["reads"] = tuple(read_evidence(entries, ops))
         if "snapshots" in include:
             view["snapshots"] = tuple(snapshots(entries, self._snapshot_targets)[0])
         if "excerpt" in include:
-            view["excerpt"] = excerpt(entries, request.excerpt_chars)
+            view["excerpt"] = excerpt(entries, request.excerpt_chars, ops)
         shown = tuple(entries[request.since_seq :]) if "entries" in include else ()
         return LedgerView(
             session_id=request.session_id,

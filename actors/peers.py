@@ -21,6 +21,8 @@ from donecheck.runtime.messages import (
     ReviewRequest,
     ReviewResult,
     ViewRequest,
+    encode_events,
+    view_decoder,
 )
 
 __all__ = [
@@ -86,12 +88,12 @@ class RayLedgers:
 
     async def append(self, events: Sequence[LedgerEvent]) -> AppendAck:
         handle = self.for_session(_single_session(events))
-        ack: AppendAck = await handle.append.remote(list(events))
+        ack: AppendAck = await handle.append_packed.remote(encode_events(events))
         return ack
 
     async def view(self, request: ViewRequest) -> LedgerView:
-        view: LedgerView = await self.for_session(request.session_id).view.remote(request)
-        return view
+        data = await self.for_session(request.session_id).view_packed.remote(request)
+        return view_decoder.decode(data)
 
 
 class RayReviewers:

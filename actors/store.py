@@ -63,8 +63,13 @@ class LedgerStore(Protocol):
     url: str
     """Where it is, without a password."""
 
-    def append(self, shard: int, rows: Sequence[EventRow]) -> None:
+    def append(
+        self, shard: int, rows: Sequence[EventRow], new_sessions: Sequence[str] = ()
+    ) -> None:
         """Store ``rows`` in one transaction; they are durable when this returns.
+
+        ``new_sessions`` are the sessions this batch starts (they are registered
+        for :meth:`open_sessions`); a session already registered is left as it is.
 
         Raises :class:`StoreError` (``conflict=True`` when a row's ``(session,
         seq)`` or ``(session, event_id)`` is already there); then nothing is stored.
@@ -120,18 +125,22 @@ class MemoryStore:
         self._lock = threading.Lock()
         self.appends = 0
 
-    def append(self, shard: int, rows: Sequence[EventRow]) -> None:
+    def append(
+        self, shard: int, rows: Sequence[EventRow], new_sessions: Sequence[str] = ()
+    ) -> None:
         with self._lock:
             for row in rows:
                 if row.seq in self._events.get(row.session_id, {}) or row.event_id in self._ids.get(
                     row.session_id, set()
                 ):
                     raise StoreError(self.url, f"duplicate event {row.event_id}", True)
+            for session_id in new_sessions:
+                self._sessions.setdefault(session_id, (shard, False))
             for row in rows:
                 self._events.setdefault(row.session_id, {})[row.seq] = row
                 self._ids.setdefault(row.session_id, set()).add(row.event_id)
-                opened, closed = self._sessions.get(row.session_id, (shard, False))
-                self._sessions[row.session_id] = (opened, closed or row.kind == "SessionClosed")
+                if row.kind == "SessionClosed" and row.session_id in self._sessions:
+                    self._sessions[row.session_id] = (self._sessions[row.session_id][0], True)
             self.appends += 1
 
     def load(self, session_id: str) -> list[EventRow]:
@@ -220,16 +229,19 @@ class _SqlStore:
     def _sql(self, sql: str) -> str:
         return sql.replace("?", self._P)
 
-    def append(self, shard: int, rows: Sequence[EventRow]) -> None:
+    def append(
+        self, shard: int, rows: Sequence[EventRow], new_sessions: Sequence[str] = ()
+    ) -> None:
         if not rows:
             return
         now = time.time()
-        sessions = list({r.session_id: (r.session_id, shard, now) for r in rows}.values())
+        sessions = [(session_id, shard, now) for session_id in new_sessions]
         closed = [(r.session_id,) for r in rows if r.kind == "SessionClosed"]
 
         def work() -> None:
             self._executemany(self._sql("INSERT INTO dc_events VALUES (?,?,?,?,?,?)"), rows)
-            self._executemany(self._sql(self._INSERT_SESSION), sessions)
+            if sessions:
+                self._executemany(self._sql(self._INSERT_SESSION), sessions)
             if closed:
                 self._executemany(
                     self._sql("UPDATE dc_sessions SET closed=1 WHERE session_id=?"), closed

@@ -29,6 +29,7 @@ from donecheck.runtime.messages import (
     Policy,
     ReportQuery,
     SessionOpened,
+    encode_events,
 )
 from donecheck.runtime.remote import aget, get
 from donecheck.runtime.session import AsyncSession, Session
@@ -209,7 +210,7 @@ class DoneCheck:
         ledger = deployment.ledger_for(opened.session_id)
         controller = deployment.controller_for(opened.session_id)
         get(
-            [ledger.append.remote(events), controller.handle.remote(opened)],
+            [ledger.append_packed.remote(encode_events(events)), controller.handle.remote(opened)],
             actor="ledger/controller",
             timeout_s=timeout,
         )
@@ -235,7 +236,7 @@ class DoneCheck:
         deployment, timeout = self.deployment, self.config.call_timeout_s
         ledger = deployment.ledger_for(opened.session_id)
         controller = deployment.controller_for(opened.session_id)
-        appended = ledger.append.remote(events)
+        appended = ledger.append_packed.remote(encode_events(events))
         opened_ref = controller.handle.remote(opened)
         await aget(appended, actor="ledger", timeout_s=timeout)
         await aget(opened_ref, actor="controller", timeout_s=timeout)

@@ -64,11 +64,16 @@ def _item(op: Operation, call: ToolCall | None, result: ToolResult | None, outpu
     return f"{head}\n{_clip(result.output, output)}"
 
 
-def excerpt(entries: Sequence[LedgerEntry], budget_chars: int = 8_000) -> Excerpt:
-    """The bounded excerpt of a session's tool log (see the module docstring)."""
+def excerpt(
+    entries: Sequence[LedgerEntry],
+    budget_chars: int = 8_000,
+    ops: Sequence[Operation] | None = None,
+) -> Excerpt:
+    """The bounded excerpt of a session's tool log (see the module docstring).
+    ``ops`` are :func:`operations` of ``entries`` when the caller has them."""
     calls = {e.seq: e.event for e in entries if isinstance(e.event, ToolCall)}
     results = {e.seq: e.event for e in entries if isinstance(e.event, ToolResult)}
-    ops = operations(entries)
+    ops = operations(entries) if ops is None else ops
     newest_first = list(reversed(ops))
 
     def render(op: Operation, output: int) -> str:

@@ -39,6 +39,7 @@ from donecheck.runtime.messages import (
     LedgerEntry,
     Material,
     MaterialRecorded,
+    Operation,
     ReadEvidence,
     SessionOpened,
     ToolCall,
@@ -155,8 +156,11 @@ def _writes(argv: Sequence[str]) -> list[str]:
     return out
 
 
-def read_evidence(entries: Sequence[LedgerEntry]) -> list[ReadEvidence]:
-    """Read evidence for every attachment and image of the session, in the order given."""
+def read_evidence(
+    entries: Sequence[LedgerEntry], ops: Sequence[Operation] | None = None
+) -> list[ReadEvidence]:
+    """Read evidence for every attachment and image of the session, in the order given.
+    ``ops`` are :func:`operations` of ``entries`` when the caller has them."""
     targets: dict[str, _Target] = {}
     for entry in entries:
         event = entry.event
@@ -175,7 +179,7 @@ def read_evidence(entries: Sequence[LedgerEntry]) -> list[ReadEvidence]:
         target.names = {_base(target.name)}
     results = {e.seq: e.event for e in entries if isinstance(e.event, ToolResult)}
     calls = {e.seq: e.event for e in entries if isinstance(e.event, ToolCall)}
-    for op in operations(entries):
+    for op in operations(entries) if ops is None else ops:
         call = calls.get(op.call_seq)
         result = results.get(op.result_seq) if op.result_seq is not None else None
         if call is None or result is None or op.ok is False:

@@ -38,6 +38,7 @@ from donecheck.runtime.messages import (
     ToolResult,
     TurnStopping,
     UserInput,
+    encode_events,
 )
 from donecheck.runtime.remote import aget, get
 
@@ -165,7 +166,7 @@ class _SessionBase:
             raise ValueError(
                 f"event for session {wrong[0].session_id!r} recorded in {self.session_id!r}"
             )
-        return self._ledger.append.remote(list(events))
+        return self._ledger.append_packed.remote(encode_events(events))
 
     def _ask_ref(self, msg: ControllerInbox) -> Any:
         self._check_open()

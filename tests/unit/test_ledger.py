@@ -79,7 +79,7 @@ def test_durable_before_acknowledged_and_rebuilt_by_a_new_instance(tmp_path: Pat
 
 def test_a_failed_write_acknowledges_nothing() -> None:
     class Broken(MemoryStore):
-        def append(self, shard, rows):  # type: ignore[no-untyped-def]
+        def append(self, shard, rows, new_sessions=()):  # type: ignore[no-untyped-def]
             raise StoreError("memory://", "disk full")
 
     ledger = EvidenceLedger(store=Broken())

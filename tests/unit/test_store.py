@@ -57,9 +57,10 @@ def test_a_conflicting_batch_stores_nothing(store: LedgerStore) -> None:
 
 
 def test_open_sessions_per_shard(store: LedgerStore) -> None:
-    store.append(0, rows("a", 1, 1, "SessionOpened"))
-    store.append(0, rows("b", 1, 1, "SessionOpened"))
-    store.append(1, rows("c", 1, 1, "SessionOpened"))
+    store.append(0, rows("a", 1, 1, "SessionOpened"), ["a"])
+    store.append(0, rows("b", 1, 1, "SessionOpened"), ["b"])
+    store.append(1, rows("c", 1, 1, "SessionOpened"), ["c"])
+    store.append(0, rows("a", 2, 1), ["a"])  # registering again changes nothing
     store.append(0, rows("b", 2, 1, "SessionClosed"))
     assert sorted(store.open_sessions(0)) == ["a"]
     assert store.open_sessions(1) == ["c"]
