@@ -57,6 +57,7 @@ class SessionUsage(msgspec.Struct, kw_only=True):
     tokens: int = 0
     reserved: int = 0
     unknown_calls: int = 0
+    rejected_attempts: int = 0
     main_calls: int = 0
     aux_calls: dict[str, int] = {}
     rechecks: int = 0
@@ -121,7 +122,10 @@ class BudgetAccountant:
             case UsageReport():
                 usage = self._sessions.setdefault(msg.session_id, SessionUsage())
                 unknown = msg.input_tokens is None or msg.output_tokens is None
-                if unknown:
+                if unknown and msg.rejected:
+                    unknown = False  # refused before any output: nothing was used
+                    usage.rejected_attempts += 1
+                elif unknown:
                     usage.unknown_calls += 1
                 else:
                     usage.tokens += (msg.input_tokens or 0) + (msg.output_tokens or 0)

@@ -11,7 +11,21 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["Category", "CheckClaim", "category_of_check", "check_claims", "strip_code"]
+__all__ = [
+    "ApprovalClaim",
+    "Category",
+    "CheckClaim",
+    "FileClaim",
+    "approval_claims",
+    "category_of_check",
+    "check_claims",
+    "file_claims",
+    "mentioned_categories",
+    "mentioned_paths",
+    "path_matches",
+    "sentences",
+    "strip_code",
+]
 
 Category = Literal["test", "lint", "type", "build", "any"]
 
@@ -131,13 +145,15 @@ def _categories(subject: str) -> frozenset[Category]:
     return frozenset(found) if found else frozenset({"any"})
 
 
+def sentences(text: str) -> list[str]:
+    """``text`` without code blocks, split into sentences (English and Chinese)."""
+    return [part.strip() for part in _SENTENCE_END.split(strip_code(text)) if part.strip()]
+
+
 def check_claims(answer: str) -> list[CheckClaim]:
     """Sentences of ``answer`` that state, as fact, that checks passed."""
     claims: list[CheckClaim] = []
-    for part in _SENTENCE_END.split(strip_code(answer)):
-        sentence = part.strip()
-        if not sentence:
-            continue
+    for sentence in sentences(answer):
         categories: set[Category] = set()
         for patterns, negation, reach in (
             (_EN_CLAIMS, _EN_NEGATION, 30),
@@ -150,3 +166,197 @@ def check_claims(answer: str) -> list[CheckClaim]:
         if categories:
             claims.append(CheckClaim(sentence, frozenset(categories)))
     return claims
+
+
+# ------------------------------------------------------------------ file claims
+
+_EXTENSIONS = (
+    "py|pyi|ipynb|js|mjs|cjs|ts|tsx|jsx|vue|svelte|go|rs|java|kt|kts|swift|c|h|cc|cpp|hpp|cs|"
+    "rb|php|pl|lua|r|scala|sh|bash|zsh|ps1|bat|sql|html?|css|scss|less|md|rst|txt|json|jsonl|"
+    "ya?ml|toml|ini|cfg|conf|env|xml|csv|tsv|lock|gradle|properties|proto|graphql|tf|dockerfile|"
+    "makefile|mk|cmake|svg|tex"
+)
+_PATH = re.compile(
+    rf"""(?ix)
+    `(?P<quoted>[^`\s]{{1,200}})`                               # `anything/quoted.ext`
+    | (?<![\w/.@:-])(?P<bare>(?:[\w.-]+/)*[\w-][\w.-]*\.(?:{_EXTENSIONS}))(?![\w/-])
+    | (?<![\w/.@:-])(?P<special>(?:[\w.-]+/)*
+        (?:Dockerfile|Makefile|Justfile|\.gitignore|\.env))(?![\w./-])
+    """
+)
+_QUOTED_PATH = re.compile(rf"(?i)^(?:\./)?(?:[\w.@-]+/)*[\w.@-]+(?:\.(?:{_EXTENSIONS})|/)$")
+_EN_CHANGE = re.compile(
+    r"(?i)\b(?P<verb>creat(?:ed|es)|add(?:ed|s)|updat(?:ed|es)|modifi(?:ed|es)|chang(?:ed|es)|"
+    r"edit(?:ed|s)|wr(?:ote|itten)|rewr(?:ote|itten)|implement(?:ed|s)|refactor(?:ed|s)|"
+    r"renam(?:ed|es)|remov(?:ed|es)|delet(?:ed|es)|patch(?:ed|es)|fix(?:ed|es)|adjust(?:ed|s)|"
+    r"mov(?:ed|es)|replac(?:ed|es)|extend(?:ed|s)|touch(?:ed|es)|generat(?:ed|es)|sav(?:ed|es))\b"
+)
+_ZH_CHANGE = re.compile(
+    r"(?P<verb>创建|新建|修改|更新|添加|新增|编写|写入|改动|改写|删除|重构|修复|实现|生成|替换|调整|重命名|保存)"
+)
+_EN_CHANGE_NEGATION = re.compile(
+    r"(?i)(?:\bnot|n't|\bnever|\bno\b|\bwithout|\bshould|\bwould|\bwill|\bmight|\bmay|"
+    r"\bcould|\bneed(?:s|ed)? to|\bif|\bunless|\bplan(?:ned)? to|\bgoing to|\bpropose|"
+    r"\bsuggest|\btodo|\byou can|\byou could|\bnext\b|\bremaining|\bwhether)"
+)
+_ZH_CHANGE_NEGATION = re.compile(
+    r"未|没有|没|不|尚未|待|应该|应当|将会|将要|计划|建议|需要|还需|是否|可以"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class FileClaim:
+    """The answer states that it created, changed or removed these files."""
+
+    sentence: str
+    paths: tuple[str, ...]
+
+
+def _claimed_paths(sentence: str) -> list[tuple[int, int, str]]:
+    found = []
+    for match in _PATH.finditer(sentence):
+        path = match.group("quoted") or match.group("bare") or match.group("special")
+        if match.group("quoted") is not None and not _QUOTED_PATH.match(path):
+            continue
+        if "://" in path or path.startswith(("http", "www.")):
+            continue
+        found.append((match.start(), match.end(), path.rstrip("/")))
+    return found
+
+
+def mentioned_paths(text: str) -> list[str]:
+    """Path-like names in ``text`` (``src/a.py``, `` `README.md` ``, ``Dockerfile``)."""
+    return list(dict.fromkeys(path for _, _, path in _claimed_paths(strip_code(text))))
+
+
+def mentioned_categories(text: str) -> frozenset[Category]:
+    """Check categories ``text`` names ("tests", "lint", "类型检查"); empty if none."""
+    return frozenset(cat for cat, pattern in _CATEGORY_WORDS if pattern.search(text))
+
+
+def file_claims(answer: str) -> list[FileClaim]:
+    """Sentences of ``answer`` that state, as fact, that named files were written.
+
+    A sentence counts when a change verb ("updated", "created", "修改了") governs a
+    path-like name in the same sentence: English verb before the path (or "X was
+    updated"), Chinese verb within a few characters of it. Negated, planned or
+    suggested changes ("you could update config.py", "尚未修改") do not count.
+    """
+    claims: list[FileClaim] = []
+    for sentence in sentences(answer):
+        paths = _claimed_paths(sentence)
+        if not paths:
+            continue
+        claimed: list[str] = []
+        for start, end, path in paths:
+            if _governed(sentence, start, end):
+                claimed.append(path)
+        if claimed:
+            claims.append(FileClaim(sentence, tuple(dict.fromkeys(claimed))))
+    return claims
+
+
+def _governed(sentence: str, start: int, end: int) -> bool:
+    before = sentence[max(0, start - 80) : start]
+    after = sentence[end : end + 40]
+    for verb in _EN_CHANGE.finditer(before):
+        between = before[verb.end() :]
+        if re.search(r"[,;:]\s*(?:and\s+)?(?:read|ran|checked|looked)", between):
+            continue
+        upto = start - len(before) + verb.end()
+        if not _EN_CHANGE_NEGATION.search(sentence[max(0, upto - 70) : upto]):
+            return True
+    passive = re.match(
+        r"(?i)^\s*(?:(?:was|were|is|are|has been|have been|got|now)\s+)+(\w+)", after
+    )
+    if passive and _EN_CHANGE.fullmatch(passive.group(1)):
+        return not _EN_CHANGE_NEGATION.search(sentence[max(0, start - 40) : end + 40])
+    near = sentence[max(0, start - 12) : start] + " " + sentence[end : end + 12]
+    if _ZH_CHANGE.search(near):
+        return not _ZH_CHANGE_NEGATION.search(sentence[max(0, start - 16) : end + 16])
+    return False
+
+
+def _norm_path(path: str) -> str:
+    path = path.replace("\\", "/").strip("'\"` ")
+    while path.startswith("./"):
+        path = path[2:]
+    return path.rstrip("/").lower()
+
+
+def path_matches(claimed: str, written: str) -> bool:
+    """Does a write to ``written`` account for a claim about ``claimed``?
+
+    Equal paths, one a suffix of the other at a ``/`` boundary, or a bare file
+    name equal to the written file's name (``calc.py`` vs ``/repo/src/calc.py``).
+    """
+    a, b = _norm_path(claimed), _norm_path(written)
+    if not a or not b:
+        return False
+    return a == b or b.endswith("/" + a) or a.endswith("/" + b)
+
+
+# -------------------------------------------------------------- approval claims
+
+_EN_APPROVAL = re.compile(
+    r"""(?ix)
+    \b(?:
+        (?:is|are|was|were|been|got|get|gets|received|obtained|has|have|had)\s+
+            (?:\w+\s+){0,2}?(?:approved|signed[ -]off|sign-off|okayed|green-?lit)
+      | approved\s+by\b
+      | (?:approval|sign-?off)\s+(?:was\s+|has\s+been\s+)?(?:granted|given|obtained|received)
+      | passed\s+(?:the\s+)?(?:\w+\s+){0,2}?(?:review|approval|audit|sign-?off|inspection)
+      | (?:PR|pull\ request|MR|merge\ request|change|design|plan|budget|release|request|proposal|
+         it|this|that|contract|document|spec)\s+(?:is\s+|was\s+|has\s+been\s+)?approved\b
+      | signed\s+off\s+(?:by|on)\b
+    )
+    """
+)
+_EN_APPROVAL_NEGATION = re.compile(
+    r"(?i)(?:\bnot\b|n't|\bnever|\bno\b|\byet|\bpending|\bawait|\bwaiting|\bwait for|"
+    r"\bneeds?\b|\brequires?\b|\brequired|\bto be\b|\bonce\b|\bif\b|\bunless|\buntil|"
+    r"\bbefore|\bshould|\bwill\b|\bwould|\bmay\b|\bmight|\bcould|\brequest(?:ed|ing)?\b|"
+    r"\bseek|\bsubmit(?:ted)?\s+for|\bsent\s+for|\bfor approval|\bwhether|\bask(?:ed)?\s+for)"
+)
+_ZH_APPROVAL = re.compile(
+    r"(?:已(?:经)?(?:被)?(?:获得?|得到)?(?:批准|获批|核准|签字|签核|签署|同意|审批)|"
+    r"(?:审批|审核|评审)(?:已(?:经)?)?通过|(?:获得?|得到)(?:了)?(?:批准|审批|签字)|批准了|已通过(?:审批|审核|评审))"
+)
+_ZH_APPROVAL_NEGATION = re.compile(
+    r"未|尚未|没有|没|待|等待|是否|需要|须|申请|提交|还需|仍需|不|如果|若"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ApprovalClaim:
+    """A statement that something was approved or signed off, as fact."""
+
+    sentence: str
+    phrase: str
+
+
+def approval_claims(text: str) -> list[ApprovalClaim]:
+    """Sentences of ``text`` that state, as fact, that something was approved.
+
+    "The PR was approved", "signed off by legal", "已批准", "已通过审批" count;
+    negated and pending forms ("not yet approved", "pending approval", "awaiting
+    sign-off", "尚未批准", "待确认是否批准") do not.
+    """
+    found: list[ApprovalClaim] = []
+    for sentence in sentences(text):
+        for pattern, negation, reach in (
+            (_EN_APPROVAL, _EN_APPROVAL_NEGATION, 40),
+            (_ZH_APPROVAL, _ZH_APPROVAL_NEGATION, 8),
+        ):
+            hit = next(
+                (
+                    m
+                    for m in pattern.finditer(sentence)
+                    if not negation.search(sentence[max(0, m.start() - reach) : m.end()])
+                ),
+                None,
+            )
+            if hit is not None:
+                found.append(ApprovalClaim(sentence, hit.group(0).strip()))
+                break
+    return found

@@ -293,7 +293,7 @@ class CompletionController:
             fingerprint=view.fingerprint,
             round=task.rounds_used,
         )
-        timeout = self._config.aux_call_timeout_s + 5.0
+        timeout = self._config.review_timeout_s
         try:
             result = await asyncio.wait_for(self._reviewer.review(request), timeout)
         except TimeoutError:

@@ -25,7 +25,7 @@ from donecheck.actors.budget import BudgetAccountant
 from donecheck.actors.controller import CompletionController
 from donecheck.actors.ledger import EvidenceLedger
 from donecheck.actors.parser import AttachmentParser
-from donecheck.actors.peers import RayLedgers, RayReviewers
+from donecheck.actors.peers import RayBudgets, RayLedgers, RayReviewers
 from donecheck.actors.reviewer import Reviewer
 from donecheck.actors.store import open_store
 from donecheck.runtime.config import Config
@@ -42,7 +42,6 @@ _LAYOUT = (
     "reviewer_actors",
     "parser_actors",
 )
-_REVIEWER_CONCURRENCY = 512
 _CONTROLLER_CONCURRENCY = 2048
 
 
@@ -85,6 +84,17 @@ class _RayController(CompletionController):
         )
 
 
+class _RayReviewer(Reviewer):
+    """The reviewer with the budget shards found by name on first use."""
+
+    def __init__(self, *, config: Config, index: int) -> None:
+        super().__init__(
+            index,
+            config=config,
+            budget=RayBudgets(config.namespace, config.budget_shards),
+        )
+
+
 def _lookup(kind: str, count: int, namespace: str) -> list[Any]:
     return [ray.get_actor(f"{kind}-{i}", namespace=namespace) for i in range(count)]
 
@@ -92,7 +102,7 @@ def _lookup(kind: str, count: int, namespace: str) -> list[Any]:
 _RemoteManifest: Any = ray.remote(_Manifest)
 _RemoteLedger: Any = ray.remote(_RayLedger)
 _RemoteController: Any = ray.remote(_RayController)
-_RemoteReviewer: Any = ray.remote(Reviewer)
+_RemoteReviewer: Any = ray.remote(_RayReviewer)
 _RemoteBudget: Any = ray.remote(BudgetAccountant)
 _RemoteParser: Any = ray.remote(AttachmentParser)
 
@@ -197,10 +207,13 @@ def deploy(config: Config, *, detached: bool, timeout_s: float = 120.0) -> Deplo
         )
         for i in range(live.ledger_shards)
     )
+    # Room for every review the actor runs at once, those queued behind them, and
+    # statistics calls: the reviewer's own semaphore is the bound that counts.
+    reviewer_slots = 2 * live.reviewer_concurrency + 64
     reviewers = tuple(
         _RemoteReviewer.options(
-            **opts(f"reviewer-{i}", max_concurrency=_REVIEWER_CONCURRENCY, **restart)
-        ).remote(index=i)
+            **opts(f"reviewer-{i}", max_concurrency=reviewer_slots, **restart)
+        ).remote(config=live, index=i)
         for i in range(live.reviewer_actors)
     )
     controllers = tuple(

@@ -18,6 +18,7 @@ from donecheck.actors.checklist import steer_message
 from donecheck.runtime.messages import (
     AnswerLink,
     ControllerAction,
+    Coverage,
     Deliver,
     EndReason,
     Finding,
@@ -76,6 +77,7 @@ class TaskState(msgspec.Struct, frozen=True, kw_only=True):
     notes: tuple[str, ...] = ()
     raw_reviews: tuple[str, ...] = ()
     unverified: tuple[str, ...] = ()
+    coverage: tuple[Coverage, ...] = ()
 
     @property
     def next_label(self) -> str:
@@ -121,6 +123,7 @@ def card_of(state: TaskState, max_rounds: int, usage: UsageSummary | None = None
         unverified=state.unverified,
         raw_reviews=state.raw_reviews,
         usage=usage,
+        coverage=state.coverage,
     )
 
 
@@ -170,7 +173,11 @@ def next_action(
             chain=(*state.chain, AnswerLink(label=label, decision="unverified")),
             first_review_at=first,
             end_reason="unverified",
-            notes=(*state.notes, f"{label} could not be verified: {result.reason}"),
+            notes=tuple(
+                dict.fromkeys(
+                    (*state.notes, *result.notes, f"{label} could not be verified: {result.reason}")
+                )
+            ),
             raw_reviews=(*state.raw_reviews, result.raw_text)
             if result.raw_text
             else state.raw_reviews,
@@ -187,6 +194,7 @@ def next_action(
         findings=verdict.findings,
         cited=verdict.cited,
         notes=notes,
+        coverage=verdict.coverage,
         raw_reviews=(*state.raw_reviews, verdict.raw_text)
         if verdict.raw_text
         else state.raw_reviews,

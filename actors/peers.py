@@ -11,24 +11,32 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from donecheck.actors.budget import BudgetAccountant
 from donecheck.actors.ledger import EvidenceLedger
-from donecheck.actors.reviewer import Reviewer
 from donecheck.runtime.ids import shard_of
 from donecheck.runtime.messages import (
     AppendAck,
+    Deny,
+    Grant,
     LedgerEvent,
     LedgerView,
+    Reserve,
     ReviewRequest,
     ReviewResult,
+    Settled,
+    UsageReport,
     ViewRequest,
     encode_events,
     view_decoder,
 )
 
 __all__ = [
+    "BudgetPort",
     "LedgerPort",
+    "LocalBudgets",
     "LocalLedgers",
     "LocalReviewers",
+    "RayBudgets",
     "RayLedgers",
     "RayReviewers",
     "ReviewerPort",
@@ -43,6 +51,14 @@ class LedgerPort(Protocol):
 
 class ReviewerPort(Protocol):
     async def review(self, request: ReviewRequest) -> ReviewResult: ...
+
+
+class BudgetPort(Protocol):
+    """The budget accountant as an aux caller sees it: reserve first, then settle."""
+
+    async def reserve(self, request: Reserve) -> Grant | Deny: ...
+
+    async def settle(self, report: UsageReport) -> Settled: ...
 
 
 def _single_session(events: Sequence[LedgerEvent]) -> str:
@@ -69,7 +85,7 @@ class LocalLedgers:
 
 
 class LocalReviewers:
-    def __init__(self, reviewers: Sequence[Reviewer]) -> None:
+    def __init__(self, reviewers: Sequence[ReviewerPort]) -> None:
         self.reviewers = list(reviewers)
 
     async def review(self, request: ReviewRequest) -> ReviewResult:
@@ -106,3 +122,50 @@ class RayReviewers:
         handle = self.handles[shard_of(request.session_id, len(self.handles))]
         result: ReviewResult = await handle.review.remote(request)
         return result
+
+
+class LocalBudgets:
+    """Budget shards in process (unit tests, a reviewer used on its own)."""
+
+    def __init__(self, accountants: Sequence[BudgetAccountant]) -> None:
+        self.accountants = list(accountants)
+
+    def _for(self, session_id: str) -> BudgetAccountant:
+        return self.accountants[shard_of(session_id, len(self.accountants))]
+
+    async def reserve(self, request: Reserve) -> Grant | Deny:
+        answer = self._for(request.session_id).handle(request)
+        assert isinstance(answer, Grant | Deny)
+        return answer
+
+    async def settle(self, report: UsageReport) -> Settled:
+        answer = self._for(report.session_id).handle(report)
+        assert isinstance(answer, Settled)
+        return answer
+
+
+class RayBudgets:
+    """Budget shards as Ray actor handles, found by name on first use (so a reviewer
+    can be created before them, and keeps working after they restart)."""
+
+    def __init__(self, namespace: str, count: int) -> None:
+        self.namespace = namespace
+        self.count = count
+        self._handles: list[Any] | None = None
+
+    def _for(self, session_id: str) -> Any:
+        if self._handles is None:
+            import ray
+
+            self._handles = [
+                ray.get_actor(f"budget-{i}", namespace=self.namespace) for i in range(self.count)
+            ]
+        return self._handles[shard_of(session_id, self.count)]
+
+    async def reserve(self, request: Reserve) -> Grant | Deny:
+        answer: Grant | Deny = await self._for(request.session_id).handle.remote(request)
+        return answer
+
+    async def settle(self, report: UsageReport) -> Settled:
+        answer: Settled = await self._for(report.session_id).handle.remote(report)
+        return answer

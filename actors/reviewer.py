@@ -1,53 +1,514 @@
-"""Reviewer: turns a :class:`ReviewRequest` into a verdict. Holds no session state.
+"""Reviewer: turns a :class:`ReviewRequest` into a verdict, by rules and optionally a judge.
 
-The embedded default is rules-only (:func:`~donecheck.actors.rules.review_by_rules`).
-The class is async so one actor can hold many reviews in flight once a judge
-model is configured; rules-only reviews are CPU-cheap and run inline.
+Every review first applies the rules (:func:`~donecheck.actors.rules.review_by_rules`):
+they are the whole review when no judge route is configured (the embedded
+default), and the hard gates on top of the judge when one is.
+
+With a judge route (:class:`~donecheck.runtime.judge.JudgeRoute`) a review is:
+
+1. pre-analysis — acceptance items from the request, one aux call, cached per
+   task (``session``, ``request_id``) and rebuilt only for a new request; while an
+   attachment the request depends on has no content evidence, the rules-made
+   items are used and nothing is cached;
+2. a budget reservation (the accountant may refuse: then the rules decide, and
+   the report says the judge was not called);
+3. the judge call (:class:`~donecheck.runtime.judge.OpenAIProvider`, one
+   ``httpx.AsyncClient`` per actor), every attempt's usage settled with the
+   accountant;
+4. parsing with fallbacks, citation and quote checks, downgrades
+   (:mod:`~donecheck.actors.verdicts`), the approval guard on the judge's own
+   statements, and the rules' findings on top: a judge ``pass`` never overrides a
+   failed check.
+
+A judge that fails or answers nothing parseable never triggers a fix and never
+passes: the rules' findings stand if they found something, else the result is
+:class:`NoVerdict` ("could not verify"), with the raw text kept.
+
+The same evidence fingerprint and inputs return the cached verdict without a
+second call; identical reviews in flight at once share one call. At most
+``reviewer_concurrency`` judge reviews run at once per actor; the rest queue,
+and :meth:`Reviewer.statistics` says how many.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import asyncio
+import hashlib
+import json
+import time
+from collections import OrderedDict, deque
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, TypeVar
 
-from donecheck.actors.rules import review_by_rules
+import msgspec
+
+from donecheck.actors.budget import BudgetAccountant
+from donecheck.actors.claims import approval_claims
+from donecheck.actors.peers import BudgetPort, LocalBudgets
+from donecheck.actors.preanalysis import (
+    depends_on,
+    extract_acceptance,
+    parse_preanalysis,
+    preanalysis_messages,
+)
+from donecheck.actors.prompt import (
+    PROMPT_VERSION,
+    ReviewPrompt,
+    build_review_prompt,
+    preanalysis_block,
+)
+from donecheck.actors.rules import (
+    FIX_RULES,
+    Evidence,
+    acceptance_of,
+    approval_sources,
+    review_by_rules,
+)
+from donecheck.actors.verdicts import check_findings, parse_verdict
 from donecheck.runtime.clock import Clock, SystemClock
-from donecheck.runtime.messages import NoVerdict, ReviewRequest, ReviewResult
+from donecheck.runtime.config import Config
+from donecheck.runtime.evidence import fingerprint
+from donecheck.runtime.ids import new_id
+from donecheck.runtime.judge import (
+    Attempt,
+    Generation,
+    JudgeProvider,
+    JudgeRoute,
+    OpenAIProvider,
+    ProviderError,
+    Usage,
+)
+from donecheck.runtime.messages import (
+    Acceptance,
+    AuxKind,
+    Coverage,
+    Decision,
+    Deny,
+    Finding,
+    NoVerdict,
+    Reserve,
+    ReviewRequest,
+    ReviewResult,
+    UsageReport,
+    Verdict,
+)
 
 __all__ = ["Reviewer"]
 
+_T = TypeVar("_T")
+_SEVERITY: dict[Decision, int] = {"pass": 0, "need_evidence": 1, "blocked": 2, "need_fix": 3}
+_ACCEPTANCE_CACHE = 10_000
+_LATENCIES = 4_096
+
 
 class Reviewer:
-    def __init__(self, index: int = 0, clock: Clock | None = None) -> None:
+    def __init__(
+        self,
+        index: int = 0,
+        *,
+        config: Config | None = None,
+        budget: BudgetPort | None = None,
+        provider: JudgeProvider | None = None,
+        clock: Clock | None = None,
+    ) -> None:
         self.index = index
+        self._config = config or Config()
         self._clock = clock or SystemClock()
+        route = JudgeRoute.from_config(self._config)
+        self._warning: str | None = None
+        if route is not None and route.problem() is not None:
+            self._warning = (
+                f"The judge route is invalid ({route.problem()}); reviewed by rules only."
+            )
+            route = None
+        self.route = route
+        self._provider = provider
+        if provider is not None and route is None:
+            self.route = JudgeRoute(base_url="http://127.0.0.1/", model="injected")
+        self._budget = budget or LocalBudgets([BudgetAccountant(config=self._config)])
+        self._limit: asyncio.Semaphore | None = None
+        self._cache: OrderedDict[str, Verdict] = OrderedDict()
+        self._pending: dict[str, asyncio.Future[Any]] = {}
+        self._acceptance: OrderedDict[tuple[str, str], Acceptance] = OrderedDict()
+        self._latency_ms: deque[float] = deque(maxlen=_LATENCIES)
         self._in_flight = 0
-        self._reviews = 0
-        self._failures = 0
-        self._busy_s = 0.0
+        self._queued = 0
+        self._stats = {
+            "reviews": 0,
+            "failures": 0,
+            "cache_hits": 0,
+            "coalesced": 0,
+            "judge_calls": 0,
+            "judge_failures": 0,
+            "unparsed": 0,
+            "budget_denied": 0,
+            "preanalysis_calls": 0,
+        }
+
+    @property
+    def mode(self) -> str:
+        return "rules" if self.route is None else "judge"
+
+    # ----------------------------------------------------------------- review
 
     async def review(self, request: ReviewRequest) -> ReviewResult:
         self._in_flight += 1
-        started = self._clock.monotonic()
+        started = time.perf_counter()
         try:
-            verdict = review_by_rules(request)
-        except Exception as exc:  # a bug in a rule must not become a pass or a fix
-            self._failures += 1
+            ev = Evidence.of(request)
+            rules = review_by_rules(request, ev)
+            if self._warning:
+                rules = _noted(rules, self._warning)
+            if self.route is None:
+                return rules
+            return await self._judged(request, ev, rules)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # a bug must become "could not verify", never a pass or a fix
+            self._stats["failures"] += 1
             return NoVerdict(
                 review_id=request.review_id,
-                reason=f"the rules reviewer failed: {type(exc).__name__}: {exc}",
+                reason=f"the reviewer failed: {type(exc).__name__}: {exc}",
             )
         finally:
             self._in_flight -= 1
-            self._reviews += 1
-            self._busy_s += self._clock.monotonic() - started
-        return verdict
+            self._stats["reviews"] += 1
+            if self.route is None:
+                self._latency_ms.append((time.perf_counter() - started) * 1000)
+
+    async def aclose(self) -> None:
+        """Close the judge client's connections (an actor's die with its process)."""
+        close = getattr(self._provider, "aclose", None)
+        if close is not None:
+            await close()
 
     def statistics(self) -> dict[str, Any]:
+        latencies = sorted(self._latency_ms)
+
+        def pct(p: float) -> float | None:
+            if not latencies:
+                return None
+            return round(latencies[min(len(latencies) - 1, int(p * len(latencies)))], 3)
+
         return {
             "index": self.index,
+            "mode": self.mode,
+            "judge": self.route.label if self.route is not None else None,
             "in_flight": self._in_flight,
-            "reviews": self._reviews,
-            "failures": self._failures,
-            "busy_s": round(self._busy_s, 6),
-            "mode": "rules",
+            "queued": self._queued,
+            "cached_verdicts": len(self._cache),
+            **self._stats,
+            "rules_review_ms_p50": pct(0.50),
+            "rules_review_ms_p99": pct(0.99),
         }
+
+    # ------------------------------------------------------------ with a judge
+
+    def _cache_key(self, request: ReviewRequest, acceptance_key: str) -> str:
+        digest = hashlib.blake2b(digest_size=20)
+        assert self.route is not None
+        for part in (
+            PROMPT_VERSION,
+            self.route.label,
+            str(self.route.temperature),
+            request.fingerprint or fingerprint(request.entries),
+            request.request,
+            request.answer,
+            acceptance_key,
+        ):
+            digest.update(part.encode("utf-8", "replace"))
+            digest.update(b"\x00")
+        return digest.hexdigest()
+
+    async def _once(self, key: str, make: Callable[[], Awaitable[_T]]) -> tuple[_T, bool]:
+        """Run ``make`` once per key at a time; callers arriving meanwhile share it."""
+        pending = self._pending.get(key)
+        if pending is not None:
+            return await asyncio.shield(pending), True
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._pending[key] = future
+        try:
+            value = await make()
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved: no "never retrieved" warning if nobody shares it
+            raise
+        else:
+            future.set_result(value)
+            return value, False
+        finally:
+            del self._pending[key]
+
+    async def _judged(self, request: ReviewRequest, ev: Evidence, rules: Verdict) -> ReviewResult:
+        acceptance_key = (
+            json.dumps([i.text for i in request.acceptance.items]) if request.acceptance else ""
+        )
+        key = self._cache_key(request, acceptance_key)
+        cached = self._cache.get(key)
+        if cached is not None:
+            self._cache.move_to_end(key)
+            self._stats["cache_hits"] += 1
+            return msgspec.structs.replace(cached, review_id=request.review_id)
+        result, shared = await self._once(key, lambda: self._judge(request, ev, rules))
+        if shared:
+            self._stats["coalesced"] += 1
+        elif isinstance(result, Verdict) and result.reviewer.startswith("judge:"):
+            # only a verdict the judge gave is kept: a failed call is tried again
+            self._cache[key] = result
+            while len(self._cache) > self._config.verdict_cache_entries:
+                self._cache.popitem(last=False)
+        return msgspec.structs.replace(result, review_id=request.review_id)
+
+    async def _judge(self, request: ReviewRequest, ev: Evidence, rules: Verdict) -> ReviewResult:
+        if self._limit is None:
+            self._limit = asyncio.Semaphore(self._config.reviewer_concurrency)
+        self._queued += 1
+        try:
+            await self._limit.acquire()
+        finally:
+            self._queued -= 1
+        try:
+            acceptance = await self._acceptance_for(request, ev)
+            prompt = build_review_prompt(
+                ev,
+                acceptance,
+                sees_images=self.route is not None and self.route.sees_images,
+                answer_chars=self._config.answer_excerpt_chars,
+                tool_log_chars=self._config.tool_log_excerpt_chars,
+                material_chars=self._config.material_excerpt_chars,
+            )
+            generation = await self._call("review", request.session_id, prompt.messages, prompt)
+        finally:
+            self._limit.release()
+        if isinstance(generation, str):  # not called, or the call failed
+            return _fallback(rules, generation)
+        return self._conclude(request, rules, prompt, acceptance, generation)
+
+    async def _call(
+        self,
+        kind: AuxKind,
+        session_id: str,
+        messages: Sequence[dict[str, object]],
+        prompt: ReviewPrompt | None = None,
+        estimated_tokens: int | None = None,
+    ) -> Generation | str:
+        """One aux call with its budget reservation; a string says why it gave nothing."""
+        assert self.route is not None
+        tokens = prompt.estimated_tokens if prompt is not None else (estimated_tokens or 0)
+        reservation = new_id("rs-")
+        answer = await self._budget.reserve(
+            Reserve(
+                reservation_id=reservation,
+                session_id=session_id,
+                kind=kind,
+                prompt_tokens=tokens,
+                max_output_tokens=self.route.max_tokens,
+            )
+        )
+        if isinstance(answer, Deny):
+            self._stats["budget_denied"] += 1
+            return f"The judge was not called ({kind}): {answer.reason}."
+        provider = self._provider_now()
+        self._stats["judge_calls" if kind == "review" else "preanalysis_calls"] += 1
+        try:
+            generation = await provider.generate(
+                messages, max_tokens=answer.max_output_tokens, deadline_s=answer.deadline_s
+            )
+        except ProviderError as exc:
+            self._stats["judge_failures"] += 1
+            await self._settle(reservation, session_id, kind, exc.attempts)
+            return f"The judge call failed ({kind}): {exc}"
+        await self._settle(reservation, session_id, kind, generation.attempts)
+        return generation
+
+    def _provider_now(self) -> JudgeProvider:
+        if self._provider is None:
+            assert self.route is not None
+            self._provider = OpenAIProvider(
+                self.route,
+                max_connections=self._config.reviewer_concurrency,
+                retry_after_cap_s=self._config.judge_retry_after_cap_s,
+            )
+        return self._provider
+
+    async def _settle(
+        self, reservation: str, session_id: str, kind: AuxKind, attempts: Sequence[Attempt]
+    ) -> None:
+        attempts = attempts or (Attempt(1, None, Usage(), "no attempt was made"),)
+        for n, attempt in enumerate(attempts, start=1):
+            await self._budget.settle(
+                UsageReport(
+                    reservation_id=reservation,
+                    session_id=session_id,
+                    kind=kind,
+                    attempt=attempt.number,
+                    input_tokens=attempt.usage.input_tokens,
+                    output_tokens=attempt.usage.output_tokens,
+                    cache_hit_tokens=attempt.usage.cache_hit_tokens,
+                    cache_miss_tokens=attempt.usage.cache_miss_tokens,
+                    final=n == len(attempts),
+                    rejected=attempt.rejected,
+                )
+            )
+
+    async def _acceptance_for(self, request: ReviewRequest, ev: Evidence) -> Acceptance:
+        if request.acceptance is not None:
+            return request.acceptance
+        task = (request.session_id, request.request_id)
+        known = self._acceptance.get(task)
+        if known is not None:
+            self._acceptance.move_to_end(task)
+            return known
+        refs = depends_on(request.entries, request.request_id, request.request)
+        waiting = [r.name for r in refs if r.sha256 not in ev.materials]
+        if waiting:  # no content evidence yet: do not guess, do not cache
+            return acceptance_of(request, ev)
+        acceptance, _ = await self._once(
+            "pre:" + "\x00".join(task), lambda: self._preanalyse(request, ev)
+        )
+        self._acceptance[task] = acceptance
+        while len(self._acceptance) > _ACCEPTANCE_CACHE:
+            self._acceptance.popitem(last=False)
+        return acceptance
+
+    async def _preanalyse(self, request: ReviewRequest, ev: Evidence) -> Acceptance:
+        wanted = {
+            r.sha256 for r in depends_on(request.entries, request.request_id, request.request)
+        }
+        materials = [m for sha, m in ev.materials.items() if sha in wanted]
+        block = preanalysis_block(request.request, materials, self._config.material_excerpt_chars)
+        messages = preanalysis_messages(block)
+        estimate = int(sum(len(str(m["content"])) for m in messages) / 3.5)
+        generation = await self._call(
+            "pre_analysis", request.session_id, messages, estimated_tokens=estimate
+        )
+        fallback = extract_acceptance(request.request_id, request.request, materials)
+        if isinstance(generation, str):
+            return msgspec.structs.replace(
+                fallback, notes=(*fallback.notes, f"{generation} Items extracted by rules.")
+            )
+        parsed = parse_preanalysis(
+            generation.text,
+            request_id=request.request_id,
+            request=request.request,
+            materials=materials,
+        )
+        if parsed is None:
+            return msgspec.structs.replace(
+                fallback,
+                notes=(
+                    *fallback.notes,
+                    "The judge's pre-analysis had no usable items; items extracted by rules.",
+                ),
+            )
+        return parsed
+
+    def _conclude(
+        self,
+        request: ReviewRequest,
+        rules: Verdict,
+        prompt: ReviewPrompt,
+        acceptance: Acceptance,
+        generation: Generation,
+    ) -> ReviewResult:
+        assert self.route is not None
+        raw = generation.text
+        parsed = parse_verdict(raw)
+        if parsed is None:
+            self._stats["unparsed"] += 1
+            return _fallback(rules, "The judge's answer could not be parsed as a verdict.", raw)
+        items = {i.id: i.text for i in acceptance.items}
+        checked = check_findings(parsed, prompt.given, items)
+        notes = [
+            f"Judged by {self.route.label}; the rules' gates applied on top.",
+            *prompt.notes,
+            *checked.notes,
+        ]
+        decision = checked.decision
+        findings: list[Finding] = list(checked.findings)
+
+        # the approval guard, on the judge's own statements
+        statements = approval_claims(" ".join([parsed.summary, *(f.problem for f in findings)]))
+        if statements and not any(approval_claims(t) for t in approval_sources(request)):
+            for claim in statements:
+                notes.append(
+                    f"Rejected the judge's statement “{claim.sentence}”: no source records"
+                    " that approval."
+                )
+            if decision == "pass":
+                decision = "need_evidence"
+                findings.append(
+                    Finding(
+                        requirement="Approvals are stated only when a source records them",
+                        problem=f"The judge's pass rests on “{statements[0].sentence}”, which"
+                        " no source records.",
+                        evidence=(),
+                        recheck="Show the record of the approval.",
+                        rule="approval_claim",
+                    )
+                )
+
+        # the rules on top: hard gates and evidence checks
+        gates = [f for f in rules.findings if f.rule in FIX_RULES]
+        if gates and decision != "need_fix":
+            notes.append(
+                f"The judge said {decision}, but {len(gates)} hard gate(s) fired (a failed"
+                " check, an unresolved error or an unbacked approval); they decide."
+            )
+        # a judge finding citing exactly what a rule finding cites says the same thing
+        ruled = {frozenset(g.evidence) for g in rules.findings if g.evidence}
+        merged = [*rules.findings, *(f for f in findings if frozenset(f.evidence) not in ruled)]
+        decision = max(decision, rules.decision, key=lambda d: _SEVERITY[d])
+        if decision == "blocked" and any(f.rule in FIX_RULES for f in merged):
+            decision = "need_fix"
+        coverage = _merge_coverage(checked.coverage, rules.coverage)
+        rules_notes = [n for n in rules.notes if not n.startswith("Rules-only review")]
+        summary = parsed.summary or rules.summary
+        return Verdict(
+            review_id=request.review_id,
+            decision=decision,
+            findings=tuple(merged),
+            summary=summary,
+            raw_text=raw,
+            reviewer=f"judge:{self.route.label}",
+            notes=tuple(dict.fromkeys([*notes, *rules_notes])),
+            cited={**_describe(prompt, merged), **rules.cited},
+            coverage=coverage,
+        )
+
+
+def _noted(verdict: Verdict, note: str) -> Verdict:
+    return msgspec.structs.replace(verdict, notes=(*verdict.notes, note))
+
+
+def _fallback(rules: Verdict, reason: str, raw: str = "") -> ReviewResult:
+    """No judge verdict: the rules' findings stand if there are any, else nothing is
+    verified — never a pass, never a fix the evidence does not show."""
+    if rules.decision != "pass":
+        return msgspec.structs.replace(
+            rules,
+            notes=(*rules.notes, f"{reason} The rules' findings stand; coverage was not judged."),
+            raw_text=raw,
+        )
+    return NoVerdict(review_id=rules.review_id, reason=reason, raw_text=raw, notes=rules.notes)
+
+
+def _describe(prompt: ReviewPrompt, findings: Sequence[Finding]) -> dict[str, str]:
+    cited: dict[str, str] = {}
+    for finding in findings:
+        for eid in finding.evidence:
+            text = " ".join(prompt.given.texts.get(eid, "").split())
+            cited[eid] = text if len(text) <= 160 else text[:159] + "…"
+    return cited
+
+
+def _merge_coverage(judge: Sequence[Coverage], rules: Sequence[Coverage]) -> tuple[Coverage, ...]:
+    """The judge's coverage, with rules' matches filling items it left unverified."""
+    by_item = {c.item: c for c in rules}
+    merged = []
+    for item in judge:
+        if item.status == "not_verified" and by_item.get(item.item) is not None:
+            merged.append(by_item[item.item] if by_item[item.item].status == "covered" else item)
+        else:
+            merged.append(item)
+    return tuple(merged) if merged else tuple(rules)

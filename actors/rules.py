@@ -1,41 +1,92 @@
 """The rules-only reviewer: hard gates and evidence checks, no model.
 
-Every finding cites ledger entries (``E<seq>``). The gates:
+Every finding cites ledger entries (``E<seq>``), material blocks, or
+``ANSWER`` (the answer under review). The rules:
 
-``failed_check``
+``failed_check`` → ``need_fix``
     A check (tests, linters, type checkers, builds) whose latest run failed and
-    was not re-run successfully → ``need_fix``, citing the failing result. When
-    the answer claims checks pass, the finding quotes the claim.
-``unproven_claim``
+    was not re-run successfully, citing the failing result. When the answer
+    claims checks pass, the finding quotes the claim.
+``unresolved_error`` → ``need_fix``
+    A command that does work (not a probe such as ``ls``, ``grep``, ``git
+    status``), or a file write, whose latest attempt failed and that was never
+    retried successfully.
+``approval_claim`` → ``need_fix``
+    The answer states as fact that something was approved or signed off
+    ("the PR was approved", "已通过审批") and no source — the request, a tool
+    output, an attachment — records an approval. Negated and pending forms
+    ("not yet approved", "待确认是否批准") are not claims.
+``unproven_claim`` → ``need_evidence``
     The answer claims checks ran/passed, but the ledger has no passing run of
-    such a check after the last edit → ``need_evidence`` (do not presume the
-    implementation is wrong: ask for the run).
+    such a check after the last edit (do not presume the work is wrong: ask for
+    the run).
+``unwritten_file`` → ``need_evidence``
+    The answer says it created or changed a named file, and the ledger shows no
+    write to it.
+``unread_attachment`` → ``need_evidence``
+    An attachment the request depends on was never read by the agent (only its
+    size or listing was looked at, or nothing), or it could not be parsed and
+    the agent did not read it either; the finding gives the parse status.
 
-When no gate fires the verdict is ``pass`` and the notes say that requirement
-coverage was not judged by a model.
+When no rule fires the verdict is ``pass`` and the notes say that requirement
+coverage was not judged by a model. Each acceptance item is listed with the
+evidence rules can match to it (a write to a file it names, a passing check of
+the kind it names), else "not verified".
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from donecheck.actors.claims import CheckClaim, category_of_check, check_claims
-from donecheck.runtime.evidence import edits, operations, unresolved_failures
+from donecheck.actors.claims import (
+    CheckClaim,
+    approval_claims,
+    category_of_check,
+    check_claims,
+    file_claims,
+    mentioned_categories,
+    mentioned_paths,
+    path_matches,
+)
+from donecheck.actors.preanalysis import depends_on, extract_acceptance, materials_of
+from donecheck.runtime.evidence import edits, operations, simple_commands, unresolved_failures
 from donecheck.runtime.messages import (
+    Acceptance,
+    Coverage,
     Decision,
     Edit,
+    FileSnapshot,
     Finding,
     LedgerEntry,
+    Material,
+    MaterialRecorded,
     Operation,
+    ReadEvidence,
     ReviewRequest,
+    SessionOpened,
     ToolResult,
+    UserInput,
     Verdict,
 )
+from donecheck.runtime.reads import read_evidence
 
-__all__ = ["RULES_NOTE", "decision_of", "output_summary", "review_by_rules"]
+__all__ = [
+    "FIX_RULES",
+    "RULES_NOTE",
+    "Evidence",
+    "acceptance_of",
+    "approval_sources",
+    "decision_of",
+    "output_summary",
+    "review_by_rules",
+    "rules_coverage",
+]
 
 RULES_NOTE = "Rules-only review: requirement coverage was not judged by a model."
+FIX_RULES = frozenset({"failed_check", "unresolved_error", "approval_claim"})
+"""Rules whose findings need a fix; the others ask for evidence."""
 _FAILURE_LINE = re.compile(r"(?i)\b(?:\d+ failed|failed|errors?|FAIL(?:ED)?|Found \d+ errors?)\b")
 _SPECIFIC_FAILURES = (  # most telling first: a named failing test, then a located error
     re.compile(r"^(?:FAILED \S|ERROR \S|--- FAIL:|FAIL: |✕ |● )"),
@@ -96,56 +147,146 @@ def _quote(claims: Sequence[CheckClaim]) -> str:
     return " ".join(f"“{c.sentence}”" for c in claims)
 
 
-def review_by_rules(request: ReviewRequest) -> Verdict:
-    """Apply the gates to one review request. Pure: same request, same verdict."""
-    entries: Sequence[LedgerEntry] = request.entries
-    ops = operations(entries)
-    results = {e.seq: e.event for e in entries if isinstance(e.event, ToolResult)}
-    writes = [e for e in edits(entries) if e.ok is not False]
-    last_edit = writes[-1] if writes else None
-    claims = check_claims(request.answer)
-    findings: list[Finding] = []
-    cited: dict[str, str] = {}
+_PROBES = frozenset(
+    """ls dir cat head tail less more grep egrep fgrep rg ag ack find fd which where whereis
+    type command test [ [[ stat file wc diff cmp echo printf pwd cd tree du df env printenv
+    uname whoami id date ps pgrep lsof readlink realpath basename dirname true false sleep
+    kill pkill killall rm rmdir mkdir sort uniq cut tr jq awk sed xxd od hexdump nl tac
+    sha256sum md5sum locate man help history""".split()
+)
+_GIT_PROBES = frozenset(
+    """status log diff show branch rev-parse remote ls-files blame grep describe config stash
+    tag fetch shortlog reflog""".split()
+)
+_VERSION_FLAGS = {"--version", "-V", "-v", "version", "--help", "-h", "help"}
+_INLINE_CODE = {"-c", "-e", "--eval", "-p", "--print"}
+_BENIGN_OUTPUT = re.compile(r"(?i)nothing to commit|already up[- ]to[- ]date|no changes added")
 
+
+def _is_probe(argv: Sequence[str]) -> bool:
+    """A command that only looks (or whose failure only says "not there")."""
+    head = argv[0].rsplit("/", 1)[-1].lower() if argv else ""
+    rest = list(argv[1:])
+    if not head or head in _PROBES:
+        return True
+    if head == "git" and rest and rest[0] in _GIT_PROBES:
+        return True
+    if head in {"pip", "pip3", "npm", "pnpm", "yarn", "cargo", "go", "uv", "poetry"} and rest:
+        if rest[0] in {"show", "list", "ls", "freeze", "view", "info", "outdated", "search", "env"}:
+            return True
+    if any(arg in _VERSION_FLAGS for arg in rest[:2]):
+        return True
+    return bool(rest) and rest[0] in _INLINE_CODE  # python -c "import x", node -e …
+
+
+def _signature(command: str) -> tuple[str, ...] | None:
+    """(program, first argument) of the command's first working segment."""
+    for argv in simple_commands(command):
+        if argv and not _is_probe(argv):
+            head = argv[0].rsplit("/", 1)[-1].lower()
+            first = next((a for a in argv[1:] if not a.startswith("-")), "")
+            return (head, first)
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """What the rules read from one review request, computed once."""
+
+    request: ReviewRequest
+    ops: list[Operation]
+    results: dict[int, ToolResult]
+    edits: list[Edit]
+    writes: list[Edit]
+    materials: dict[str, Material]
+    reads: dict[str, ReadEvidence]
+
+    @classmethod
+    def of(cls, request: ReviewRequest) -> Evidence:
+        entries: Sequence[LedgerEntry] = request.entries
+        ops = operations(entries)
+        all_edits = edits(entries)
+        return cls(
+            request=request,
+            ops=ops,
+            results={e.seq: e.event for e in entries if isinstance(e.event, ToolResult)},
+            edits=all_edits,
+            writes=[e for e in all_edits if e.ok is not False],
+            materials={m.sha256: m for m in materials_of(entries)},
+            reads={r.sha256: r for r in read_evidence(entries, ops)},
+        )
+
+    @property
+    def last_edit(self) -> Edit | None:
+        return self.writes[-1] if self.writes else None
+
+    def passing_after_last_edit(self) -> dict[str, list[Operation]]:
+        """Check category → passing runs after the last edit."""
+        after = self.last_edit.seq if self.last_edit is not None else 0
+        shown: dict[str, list[Operation]] = {}
+        for op in self.ops:
+            if op.check is not None and op.ok is True and op.call_seq > after:
+                for category in category_of_check(op.check):
+                    shown.setdefault(category, []).append(op)
+        return shown
+
+
+class _Findings:
+    """Findings in the order rules add them, with a description of each cited id."""
+
+    def __init__(self) -> None:
+        self.findings: list[Finding] = []
+        self.cited: dict[str, str] = {}
+        self.notes: list[str] = []
+
+    def add(self, finding: Finding, cited: dict[str, str] | None = None) -> None:
+        self.findings.append(finding)
+        self.cited.update(cited or {})
+
+
+def _failed_checks(ev: Evidence, claims: Sequence[CheckClaim], out: _Findings) -> set[str]:
     failed_categories: set[str] = set()
-    for op in unresolved_failures(ops):
+    for op in unresolved_failures(ev.ops):
         assert op.check is not None
         categories = category_of_check(op.check)
         failed_categories |= categories
         claimed = [c for c in claims if "any" in c.categories or c.categories & categories]
         eid = op.evidence_id
-        cited[eid] = _describe_run(op, results)
         code = f" with exit code {op.exit_code}" if op.exit_code is not None else ""
-        result = results.get(op.result_seq) if op.result_seq is not None else None
+        result = ev.results.get(op.result_seq) if op.result_seq is not None else None
         summary = f": {output_summary(result.output)}" if result is not None else ""
         problem = f"Its latest run ({eid}) failed{code}{summary}."
         if claimed:
             problem += f" Yet the answer says {_quote(claimed)}"
-        findings.append(
+        out.add(
             Finding(
                 requirement=f"`{op.command}` passes",
                 problem=problem,
                 evidence=(eid,),
                 recheck=f"Fix the cause, re-run `{op.command}` and show it passing.",
                 rule="failed_check",
-            )
+            ),
+            {eid: _describe_run(op, ev.results)},
         )
+    return failed_categories
 
-    after = last_edit.seq if last_edit is not None else 0
-    shown: set[str] = set()  # categories with a passing run after the last edit
-    for op in ops:
-        if op.check is not None and op.ok is True and op.call_seq > after:
-            shown |= category_of_check(op.check)
+
+def _unproven_claims(
+    ev: Evidence, claims: Sequence[CheckClaim], failed: set[str], out: _Findings
+) -> None:
+    shown = set(ev.passing_after_last_edit())
+    last_edit = ev.last_edit
     for claim in claims:
-        if "any" in claim.categories and failed_categories:
+        if "any" in claim.categories and failed:
             continue
-        if claim.categories & failed_categories:
+        if claim.categories & failed:
             continue  # the failed_check finding already quotes this claim
         wanted = set(claim.categories) - {"any"}
         missing = wanted - shown if wanted else ({"any"} if not shown else set())
         if not missing:
             continue
         evidence: tuple[str, ...] = ()
+        cited: dict[str, str] = {}
         noun = " and ".join(_CATEGORY_NOUN[c] for c in sorted(missing))
         if last_edit is not None:
             eid = f"E{last_edit.seq}"
@@ -156,35 +297,267 @@ def review_by_rules(request: ReviewRequest) -> Verdict:
             problem = f"The ledger shows no passing run of {noun}."
         earlier = [
             op
-            for op in ops
+            for op in ev.ops
             if op.check is not None
             and op.command is not None
             and ("any" in missing or missing & category_of_check(op.check))
         ]
         what = f"`{earlier[-1].command}`" if earlier else noun
-        findings.append(
+        out.add(
             Finding(
                 requirement=f"The claim “{claim.sentence}” is backed by a run",
                 problem=problem,
                 evidence=evidence,
                 recheck=f"Run {what} now and show the result.",
                 rule="unproven_claim",
-            )
+            ),
+            cited,
         )
 
-    decision = decision_of(findings, frozenset({"failed_check"}))
+
+def _unresolved_errors(ev: Evidence, out: _Findings) -> None:
+    written: dict[int, list[str | None]] = {}
+    for edit in ev.edits:
+        written.setdefault(edit.seq, []).append(edit.path)
+    latest: dict[str, Operation] = {}
+    for i, op in enumerate(ev.ops):
+        if op.ok is not False or op.check is not None or op.result_seq is None:
+            continue
+        result = ev.results.get(op.result_seq)
+        if result is not None and _BENIGN_OUTPUT.search(result.output[-2_000:]):
+            continue
+        paths = [p for p in written.get(op.call_seq, []) if p]
+        signature = None
+        if op.command is not None:
+            argvs = [a for a in simple_commands(op.command) if a]
+            if not argvs or all(_is_probe(a) for a in argvs):
+                continue
+            signature = _signature(op.command)
+        elif not paths:
+            continue  # a tool DoneCheck does not know: its failure may be harmless
+        resolved = False
+        for later in ev.ops[i + 1 :]:
+            if later.ok is not True:
+                continue
+            if later.key == op.key:
+                resolved = True
+            elif signature is not None and later.command is not None:
+                resolved = _signature(later.command) == signature
+            elif paths:
+                resolved = any(
+                    path_matches(p, q) for p in paths for q in written.get(later.call_seq, []) if q
+                )
+            if resolved:
+                break
+        if not resolved:
+            latest[op.key] = op
+    for op in sorted(latest.values(), key=lambda o: o.call_seq):
+        eid = op.evidence_id
+        targets = ", ".join(e.path for e in ev.edits if e.seq == op.call_seq and e.path)
+        what = f"`{op.command}`" if op.command else f"{op.tool} of {targets}"
+        result = ev.results.get(op.result_seq) if op.result_seq is not None else None
+        summary = f": {output_summary(result.output)}" if result is not None else ""
+        out.add(
+            Finding(
+                requirement=f"{what} succeeds",
+                problem=f"Its latest attempt ({eid}) failed{summary}, and nothing later redid it"
+                " successfully.",
+                evidence=(eid,),
+                recheck=f"Resolve the error and run {what} again, showing it succeed.",
+                rule="unresolved_error",
+            ),
+            {eid: _describe_run(op, ev.results)},
+        )
+
+
+def _unwritten_files(ev: Evidence, out: _Findings) -> None:
+    unnamed = [e for e in ev.writes if e.path is None]
+    named = [e for e in ev.writes if e.path is not None]
+    snapshots = [e.event.path for e in ev.request.entries if isinstance(e.event, FileSnapshot)]
+    for claim in file_claims(ev.request.answer):
+        missing = [
+            path for path in claim.paths if not any(path_matches(path, e.path or "") for e in named)
+        ]
+        if not missing:
+            continue
+        if unnamed:
+            ids = ", ".join(f"E{e.seq}" for e in unnamed[-3:])
+            out.notes.append(
+                f"Not flagged: the answer says it changed {', '.join(missing)}; commands"
+                f" ({ids}) wrote files they do not name, which may include them."
+            )
+            continue
+        seen = [p for p in missing if any(path_matches(p, s) for s in snapshots)]
+        problem = "The ledger shows no write to " + ", ".join(f"`{p}`" for p in missing) + "."
+        if seen:
+            problem += " (Snapshots show the file exists, not that this session changed it.)"
+        out.add(
+            Finding(
+                requirement=f"The claim “{claim.sentence}” is backed by the ledger",
+                problem=problem,
+                evidence=("ANSWER",),
+                recheck="Make the change with a file tool (or show the diff, e.g. `git diff -- "
+                + " ".join(missing)
+                + "`) so the ledger records it.",
+                rule="unwritten_file",
+            ),
+            {"ANSWER": "the answer under review"},
+        )
+
+
+def _unread_attachments(ev: Evidence, out: _Findings) -> None:
+    request = ev.request
+    for ref in depends_on(request.entries, request.request_id, request.request):
+        material = ev.materials.get(ref.sha256)
+        read = ev.reads.get(ref.sha256)
+        status = read.status if read is not None else "not_read"
+        if material is None:
+            parse = "no parse result was recorded"
+        elif material.status in {"parsed", "partial"}:
+            parse = f"DoneCheck {material.status} it"
+        else:
+            parse = f"DoneCheck could not read it ({material.status}: {material.reason})"
+        if status in {"read", "partial"}:
+            if material is not None and material.status in {"failed", "unparsed"}:
+                out.notes.append(
+                    f"{ref.name}: the agent read it, but {parse}; its content was not verified."
+                )
+            continue
+        cited: dict[str, str] = {}
+        if status == "metadata_only" and read is not None:
+            problem = (
+                f"The agent only looked at its metadata ({'; '.join(read.how)}), never its"
+                f" content; {parse}."
+            )
+            evidence = read.evidence
+            cited = {eid: f"{ref.name}: {'; '.join(read.how)}" for eid in evidence}
+        else:
+            problem = f"Nothing in the ledger shows the agent read it; {parse}."
+            evidence = ()
+        recheck = (
+            f"Open {ref.name} with a tool that shows its content and use what it says."
+            if material is None or material.status in {"parsed", "partial"}
+            else f"Read {ref.name} with a tool that can open it and show the part you relied on."
+        )
+        out.add(
+            Finding(
+                requirement=f"The attachment {ref.name} is read",
+                problem=problem,
+                evidence=evidence,
+                recheck=recheck,
+                rule="unread_attachment",
+            ),
+            cited,
+        )
+
+
+def approval_sources(request: ReviewRequest) -> list[str]:
+    """Texts that can record an approval: the request, later user inputs, tool
+    outputs and attached materials (never the answer under review)."""
+    texts = [request.request]
+    for entry in request.entries:
+        event = entry.event
+        if isinstance(event, UserInput):
+            texts.append(event.text)
+        elif isinstance(event, SessionOpened):
+            texts.append(event.request)
+        elif isinstance(event, ToolResult):
+            texts.append(event.output)
+        elif isinstance(event, MaterialRecorded):
+            texts.extend(b.text for b in event.material.blocks)
+    return texts
+
+
+def _approval_claims(ev: Evidence, out: _Findings) -> None:
+    claims = approval_claims(ev.request.answer)
+    if not claims:
+        return
+    recorded = any(approval_claims(text) for text in approval_sources(ev.request))
+    if recorded:
+        return
+    for claim in claims:
+        out.add(
+            Finding(
+                requirement="Approvals are stated only when a source records them",
+                problem=f"The answer states “{claim.sentence}” as fact, but no source (the"
+                " request, a tool output, an attachment) records that approval.",
+                evidence=("ANSWER",),
+                recheck="Remove or correct the statement, or show the record of the approval.",
+                rule="approval_claim",
+            ),
+            {"ANSWER": "the answer under review"},
+        )
+
+
+def rules_coverage(acceptance: Acceptance, ev: Evidence) -> tuple[Coverage, ...]:
+    """Each acceptance item with the evidence rules can match to it, else not verified."""
+    passing = ev.passing_after_last_edit()
+    coverage = []
+    for item in acceptance.items:
+        evidence: list[str] = []
+        why: list[str] = []
+        for path in mentioned_paths(item.text):
+            hits = [e for e in ev.writes if e.path and path_matches(path, e.path)]
+            if hits:
+                evidence.append(f"E{hits[-1].seq}")
+                why.append(f"a write to {path}")
+        for category in sorted(mentioned_categories(item.text)):
+            runs = passing.get(category, [])
+            if runs:
+                evidence.append(runs[-1].evidence_id)
+                why.append(f"a passing run of {_CATEGORY_NOUN[category]}")
+        if evidence:
+            coverage.append(
+                Coverage(
+                    item=item.id,
+                    requirement=item.text,
+                    status="covered",
+                    evidence=tuple(dict.fromkeys(evidence)),
+                    note="matched by rules: " + ", ".join(why),
+                )
+            )
+        else:
+            coverage.append(Coverage(item=item.id, requirement=item.text, note="not verified"))
+    return tuple(coverage)
+
+
+def acceptance_of(request: ReviewRequest, ev: Evidence) -> Acceptance:
+    """The request's acceptance items: as given, else extracted by rules."""
+    if request.acceptance is not None:
+        return request.acceptance
+    refs = depends_on(request.entries, request.request_id, request.request)
+    waiting = [r.name for r in refs if r.sha256 not in ev.materials]
+    wanted = {r.sha256 for r in refs}
+    materials = [m for sha, m in ev.materials.items() if sha in wanted]
+    return extract_acceptance(request.request_id, request.request, materials, waiting=waiting)
+
+
+def review_by_rules(request: ReviewRequest, ev: Evidence | None = None) -> Verdict:
+    """Apply the rules to one review request. Pure: same request, same verdict."""
+    ev = ev or Evidence.of(request)
+    claims = check_claims(request.answer)
+    out = _Findings()
+    failed = _failed_checks(ev, claims, out)
+    _unresolved_errors(ev, out)
+    _approval_claims(ev, out)
+    _unproven_claims(ev, claims, failed, out)
+    _unwritten_files(ev, out)
+    _unread_attachments(ev, out)
+    decision = decision_of(out.findings, FIX_RULES)
     summary = {
-        "pass": "No gate fired: no failed check and no unproven claim in the ledger.",
-        "need_fix": "A check the agent ran is failing.",
-        "need_evidence": "The answer claims results the ledger does not show.",
+        "pass": "No rule fired: no failed check, unresolved error, unproven claim or unread"
+        " attachment in the ledger.",
+        "need_fix": "Something the agent ran or stated is wrong: see the findings.",
+        "need_evidence": "The answer claims work the ledger does not show.",
         "blocked": "",
     }[decision]
     return Verdict(
         review_id=request.review_id,
         decision=decision,
-        findings=tuple(findings),
+        findings=tuple(out.findings),
         summary=summary,
         reviewer="rules",
-        notes=(RULES_NOTE,),
-        cited=cited,
+        notes=(RULES_NOTE, *out.notes),
+        cited=out.cited,
+        coverage=rules_coverage(acceptance_of(request, ev), ev),
     )

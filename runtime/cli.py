@@ -97,6 +97,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="keep the ledger here (default: a temporary folder removed afterwards)",
     )
+    _add_judge_options(review)
     review.set_defaults(func=_cmd_review)
 
     serve = commands.add_parser(
@@ -109,6 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     serve.add_argument("--address", default=None, help="Ray address (default: start one here)")
+    _add_judge_options(serve)
     serve.set_defaults(func=_cmd_serve)
 
     hook = commands.add_parser(
@@ -171,6 +173,61 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _add_judge_options(command: argparse.ArgumentParser) -> None:
+    judge = command.add_argument_group(
+        "judge model",
+        "Without these, review is rules-only (no model). With them, an OpenAI-compatible "
+        "endpoint judges requirement coverage, and the rules still apply on top.",
+    )
+    judge.add_argument(
+        "--judge-url",
+        metavar="URL",
+        help="base URL of the judge, e.g. http://127.0.0.1:8000/v1 (requests to hosts other "
+        "than loopback also need --judge-remote)",
+    )
+    judge.add_argument("--judge-model", metavar="NAME", help="the judge model's name")
+    judge.add_argument(
+        "--judge-key-env",
+        metavar="VAR",
+        help="environment variable holding the judge's API key (the key is never printed)",
+    )
+    judge.add_argument(
+        "--judge-remote",
+        action="store_true",
+        help="allow a judge on a host other than loopback (sends your transcripts there)",
+    )
+    judge.add_argument(
+        "--judge-images",
+        action="store_true",
+        help="the judge model accepts images: send reference images and previews",
+    )
+
+
+def _judge_overrides(args: argparse.Namespace) -> dict[str, Any]:
+    """Config overrides from the judge options; raises ValueError with the problem."""
+    if getattr(args, "judge_url", None) is None and getattr(args, "judge_model", None) is None:
+        if getattr(args, "judge_key_env", None):
+            raise ValueError("--judge-key-env needs --judge-url and --judge-model")
+        return {}
+    if not args.judge_url or not args.judge_model:
+        raise ValueError("--judge-url and --judge-model go together")
+    overrides: dict[str, Any] = {
+        "judge_base_url": args.judge_url,
+        "judge_model": args.judge_model,
+        "judge_remote": args.judge_remote,
+    }
+    if args.judge_images:
+        overrides["judge_modalities"] = ("text", "image")
+    if args.judge_key_env:
+        key = os.environ.get(args.judge_key_env)
+        if not key:
+            raise ValueError(
+                f"--judge-key-env: the environment variable {args.judge_key_env} is not set"
+            )
+        overrides["judge_api_key"] = key
+    return overrides
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -217,6 +274,11 @@ def _cmd_review(args: argparse.Namespace) -> int:
     if args.concurrency < 1:
         _error("--concurrency must be at least 1")
         return EXIT_INPUT
+    try:
+        args.overrides = _judge_overrides(args)
+    except ValueError as exc:
+        _error(str(exc))
+        return EXIT_INPUT
     files, problems = _collect(args.paths)
     for problem in problems:
         _error(problem)
@@ -251,7 +313,14 @@ async def _review_all(
         data_dir = Path(scratch.name)
     else:
         scratch, data_dir = None, args.data_dir
-    dc = DoneCheck.start(args.address, data_dir=data_dir)
+    dc = DoneCheck.start(args.address, data_dir=data_dir, **args.overrides)
+    wanted = args.overrides.get("judge_base_url"), args.overrides.get("judge_model")
+    running = dc.config.judge_base_url, dc.config.judge_model
+    if any(wanted) and wanted != running:
+        _error(
+            f"note: attached to a running DoneCheck in namespace {dc.config.namespace!r}; it"
+            " keeps its own judge settings"
+        )
     progress = Progress(len(loaded), "reviewing")
     limit = asyncio.Semaphore(args.concurrency)
 
@@ -296,7 +365,12 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from donecheck.runtime.api import DoneCheck
 
     try:
-        dc = DoneCheck.start(args.address)
+        overrides = _judge_overrides(args)
+    except ValueError as exc:
+        _error(str(exc))
+        return EXIT_INPUT
+    try:
+        dc = DoneCheck.start(args.address, **overrides)
     except DoneCheckError as exc:
         _error(str(exc))
         return EXIT_FAILURE

@@ -88,11 +88,37 @@ class Config(BaseSettings):
     parse_cache_bytes: int = Field(128 * MiB, ge=0, description="Their text and previews.")
 
     # ---------------------------------------------------------- judge (SPEC §6)
-    judge_base_url: str | None = None
-    judge_model: str | None = None
-    judge_api_key: SecretStr | None = None
+    judge_base_url: str | None = Field(
+        None,
+        description="OpenAI-compatible endpoint of the judge model, e.g."
+        " http://127.0.0.1:8000/v1; unset = rules-only review.",
+    )
+    judge_model: str | None = Field(None, description="The judge model's name.")
+    judge_api_key: SecretStr | None = Field(
+        None, description="Sent as a bearer token; never logged or reported."
+    )
     judge_temperature: float = Field(0.2, ge=0, le=2)
-    judge_modalities: tuple[str, ...] = ("text",)
+    judge_modalities: tuple[str, ...] = Field(
+        ("text",), description="Inputs the judge model takes: text, and image if it sees images."
+    )
+    judge_remote: bool = Field(
+        False,
+        description="Allow judge requests to hosts other than loopback (off: tests and demos"
+        " can never reach a real provider).",
+    )
+    judge_stream: bool = Field(False, description="Ask the judge for a streamed answer.")
+    judge_max_tokens: int = Field(
+        8_192, gt=0, description="Output tokens asked of one judge call (at most the aux cap)."
+    )
+    judge_retry_after_cap_s: float = Field(
+        20.0, ge=0, description="Longest wait a server's Retry-After can impose."
+    )
+    reviewer_concurrency: int = Field(
+        1_024, ge=1, description="Judge reviews one reviewer actor runs at once; others queue."
+    )
+    verdict_cache_entries: int = Field(
+        4_096, ge=0, description="Verdicts a reviewer keeps by evidence fingerprint."
+    )
 
     # ---------------------------------------------------------- store (SPEC §4)
     data_dir: Path = Field(
@@ -147,9 +173,15 @@ class Config(BaseSettings):
         return self.store_url or f"sqlite://{(self.data_dir / self.namespace).resolve()}"
 
     @property
+    def review_timeout_s(self) -> float:
+        """How long a controller waits for one review: pre-analysis and the review
+        call (each bounded by ``aux_call_timeout_s``) plus slack."""
+        return 2 * self.aux_call_timeout_s + 10.0
+
+    @property
     def review_call_timeout_s(self) -> float:
-        """How long a driver waits for ``turn_stopping``: one aux call plus slack."""
-        return self.aux_call_timeout_s + self.call_timeout_s
+        """How long a driver waits for ``turn_stopping``: a whole review plus slack."""
+        return self.review_timeout_s + self.call_timeout_s
 
     @classmethod
     def load(cls, **overrides: Any) -> Config:

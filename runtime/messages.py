@@ -36,6 +36,8 @@ from typing import Any, Literal, TypeAlias
 import msgspec
 
 __all__ = [
+    "Acceptance",
+    "AcceptanceItem",
     "Ack",
     "AnswerLink",
     "AppendAck",
@@ -48,6 +50,8 @@ __all__ = [
     "Check",
     "ControllerAction",
     "ControllerInbox",
+    "Coverage",
+    "CoverageStatus",
     "Decision",
     "Deliver",
     "Deny",
@@ -124,6 +128,10 @@ EndReason: TypeAlias = Literal[
 """Why a task's review loop stopped."""
 
 AuxKind: TypeAlias = Literal["pre_analysis", "review", "milestone"]
+
+CoverageStatus: TypeAlias = Literal["covered", "missing", "not_verified"]
+"""Whether an acceptance item is shown done (``covered``), shown not done
+(``missing``), or neither (``not_verified``)."""
 
 
 class Message(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag=True, gc=False):
@@ -221,6 +229,40 @@ class Finding(Message, frozen=True, kw_only=True):
     recheck: str = ""
     rule: str | None = None
     """Which rules-only gate produced it (``None`` for a model finding)."""
+
+
+class AcceptanceItem(Message, frozen=True, kw_only=True):
+    """One thing the user asked for, in the user's words, cited as ``AC<n>``."""
+
+    id: str
+    text: str
+    source: str = "request"
+    """``request``, or the source id of the material block it came from."""
+
+
+class Acceptance(Message, frozen=True, kw_only=True):
+    """Pre-analysis of one task: what the request asks, drawn from it alone."""
+
+    request_id: str
+    items: tuple[AcceptanceItem, ...] = ()
+    constraints: tuple[str, ...] = ()
+    assumptions: tuple[str, ...] = ()
+    understanding: str = ""
+    method: Literal["rules", "judge"] = "rules"
+    waiting: tuple[str, ...] = ()
+    """Attachments the request depends on with no content evidence yet: while any
+    is listed, the items are provisional and are not cached."""
+    notes: tuple[str, ...] = ()
+
+
+class Coverage(Message, frozen=True, kw_only=True):
+    """One acceptance item with the evidence that covers it, or none."""
+
+    item: str
+    requirement: str
+    status: CoverageStatus = "not_verified"
+    evidence: tuple[str, ...] = ()
+    note: str = ""
 
 
 # --------------------------------------------------------------------- ledger events
@@ -474,7 +516,8 @@ class ReviewRequest(Message, frozen=True, kw_only=True):
     answer: str
     answer_label: str = "A1"
     entries: tuple[LedgerEntry, ...] = ()
-    acceptance: tuple[str, ...] = ()
+    acceptance: Acceptance | None = None
+    """Pre-analysis of the task, when the caller has it (else the reviewer makes it)."""
     fingerprint: str = ""
     round: int = 0
 
@@ -490,6 +533,8 @@ class Verdict(Message, frozen=True, kw_only=True):
     """Plain statements for the report, e.g. what the review did not judge."""
     cited: dict[str, str] = {}
     """Short description of every evidence id the findings cite."""
+    coverage: tuple[Coverage, ...] = ()
+    """Each acceptance item with the evidence that covers it, or "not verified"."""
 
 
 class NoVerdict(Message, frozen=True, kw_only=True):
@@ -498,6 +543,7 @@ class NoVerdict(Message, frozen=True, kw_only=True):
     review_id: str
     reason: str
     raw_text: str = ""
+    notes: tuple[str, ...] = ()
 
 
 ReviewResult: TypeAlias = Verdict | NoVerdict
@@ -568,6 +614,7 @@ class ReportCard(Message, frozen=True, kw_only=True):
     unverified: tuple[str, ...] = ()
     raw_reviews: tuple[str, ...] = ()
     usage: UsageSummary | None = None
+    coverage: tuple[Coverage, ...] = ()
 
 
 class Deliver(Message, frozen=True, kw_only=True):
@@ -653,6 +700,9 @@ class UsageReport(Message, frozen=True, kw_only=True):
     cache_hit_tokens: int | None = None
     cache_miss_tokens: int | None = None
     final: bool = True
+    rejected: bool = False
+    """The provider refused the attempt with an HTTP error before any output
+    (a 429, a 5xx): no usage to report, and none is owed."""
 
 
 class Settled(Message, frozen=True, kw_only=True):

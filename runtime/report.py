@@ -41,6 +41,16 @@ def card_json(card: ReportCard, *, session: str, warnings: Sequence[str] = ()) -
             for f in card.findings
         ],
         "cited": dict(card.cited),
+        "acceptance": [
+            {
+                "item": c.item,
+                "requirement": c.requirement,
+                "status": c.status,
+                "evidence": list(c.evidence),
+                "note": c.note,
+            }
+            for c in card.coverage
+        ],
         "unverified": list(card.unverified),
         "notes": list(card.notes),
         "warnings": list(warnings),
@@ -62,6 +72,13 @@ def card_text(card: ReportCard, *, session: str, warnings: Sequence[str] = ()) -
             lines.append(f"     evidence {eid}: {card.cited.get(eid, '(see ledger)')}")
         if finding.recheck:
             lines.append(f"     recheck: {finding.recheck}")
+    if card.coverage:
+        lines.append("  acceptance:")
+        for c in card.coverage:
+            status = {"covered": "covered", "missing": "MISSING"}.get(c.status, "not verified")
+            ids = f" [{', '.join(c.evidence)}]" if c.evidence else ""
+            text = c.requirement if len(c.requirement) <= 90 else c.requirement[:89] + "…"
+            lines.append(f"    {c.item} {status}{ids}: {text}")
     for item in card.unverified:
         lines.append(f"  unverified: {item}")
     for note in card.notes:

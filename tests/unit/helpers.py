@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from donecheck.runtime.messages import LedgerEntry, ReviewRequest, ToolCall, ToolResult
+from donecheck.runtime.messages import (
+    AttachmentRef,
+    LedgerEntry,
+    Material,
+    MaterialRecorded,
+    ReviewRequest,
+    SessionOpened,
+    ToolCall,
+    ToolResult,
+    UserInput,
+)
 
 
 class LedgerBuilder:
@@ -12,6 +22,26 @@ class LedgerBuilder:
         self.session_id = session_id
         self.entries: list[LedgerEntry] = []
         self._n = 0
+
+    def open(self, request: str, *materials: Material, recorded: bool = True) -> int:
+        """The session's first request with ``materials`` attached (and parsed)."""
+        seq = self._add(
+            SessionOpened(
+                session_id=self.session_id,
+                request_id="r",
+                request=request,
+                attachments=tuple(
+                    AttachmentRef(sha256=m.sha256, name=m.declared_name, size=1) for m in materials
+                ),
+            )
+        )
+        if recorded:
+            for material in materials:
+                self._add(MaterialRecorded(session_id=self.session_id, material=material))
+        return seq
+
+    def user(self, text: str, request_id: str) -> int:
+        return self._add(UserInput(session_id=self.session_id, request_id=request_id, text=text))
 
     def _add(self, event: Any) -> int:
         seq = len(self.entries) + 1
@@ -49,12 +79,15 @@ class LedgerBuilder:
         self.result(call_id, "ok" if ok else "denied", 0 if ok else 1)
         return call_seq
 
-    def request(self, answer: str, request: str = "Fix the bug.") -> ReviewRequest:
+    def request(
+        self, answer: str, request: str = "Fix the bug.", request_id: str = "r"
+    ) -> ReviewRequest:
+        opened = next((e.event for e in self.entries if isinstance(e.event, SessionOpened)), None)
         return ReviewRequest(
             review_id="rv",
             session_id=self.session_id,
-            request_id="r",
-            request=request,
+            request_id=request_id,
+            request=opened.request if opened is not None and request_id == "r" else request,
             answer=answer,
             entries=tuple(self.entries),
         )

@@ -35,7 +35,7 @@ from donecheck.runtime.messages import (
     ViewRequest,
 )
 
-CLAIM = "I fixed add() in calc.py and all tests pass now; nothing else changed in the repo."
+CLAIM = "I fixed add() in the calculator and all tests pass now; nothing else changed in the repo."
 
 
 class GatedReviewer:

@@ -47,6 +47,19 @@ FINDING = m.Finding(
     recheck="rerun",
     rule="failed_check",
 )
+COVERAGE = m.Coverage(
+    item="AC1", requirement="add divide()", status="covered", evidence=("E2",), note="n"
+)
+ACCEPTANCE = m.Acceptance(
+    request_id="r",
+    items=(m.AcceptanceItem(id="AC1", text="a", source="request"),),
+    constraints=("do not touch b.py",),
+    assumptions=("Python 3.11",),
+    understanding="add a",
+    method="judge",
+    waiting=("spec.pdf",),
+    notes=("n",),
+)
 CARD = m.ReportCard(
     session_id="s",
     request_id="r",
@@ -61,6 +74,7 @@ CARD = m.ReportCard(
     unverified=("u",),
     raw_reviews=("{}",),
     usage=m.UsageSummary(session_id="s", main_calls=3, aux_calls={"review": 2}, aux_tokens=10),
+    coverage=(COVERAGE,),
 )
 VERDICT = m.Verdict(
     review_id="rv",
@@ -69,6 +83,7 @@ VERDICT = m.Verdict(
     summary="s",
     raw_text="{}",
     cited={"E2": "x"},
+    coverage=(COVERAGE,),
 )
 
 SAMPLES: list[m.Message] = [
@@ -158,11 +173,14 @@ SAMPLES: list[m.Message] = [
         request="do it",
         answer="done",
         entries=(m.LedgerEntry(seq=1, event=CALL),),
-        acceptance=("a",),
+        acceptance=ACCEPTANCE,
         fingerprint="fp",
         round=1,
     ),
     VERDICT,
+    ACCEPTANCE,
+    ACCEPTANCE.items[0],
+    COVERAGE,
     m.NoVerdict(review_id="rv", reason="unparseable", raw_text="???"),
     m.TurnStopping(session_id="s", answer="done", at=3.0),
     m.Cancel(session_id="s", reason="user", at=4.0),

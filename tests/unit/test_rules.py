@@ -3,6 +3,8 @@ from __future__ import annotations
 import pytest
 
 from donecheck.actors.rules import RULES_NOTE, output_summary, review_by_rules
+from donecheck.parsers import parse_bytes
+from donecheck.runtime.messages import Material
 from tests.unit.helpers import LedgerBuilder
 
 LONG = " The change is small and self-contained, nothing else was touched."
@@ -105,7 +107,12 @@ def test_failed_write_does_not_count_as_the_last_edit() -> None:
     ledger.write("calc.py")
     ledger.run("pytest", 0, "3 passed in 0.1s")
     ledger.write("calc.py", ok=False)
-    assert review_by_rules(ledger.request("All tests pass." + LONG)).decision == "pass"
+    verdict = review_by_rules(ledger.request("All tests pass." + LONG))
+    # the claim is backed (no successful write after the passing run) ...
+    assert [f.rule for f in verdict.findings] == ["unresolved_error"]
+    # ... but the failed write itself was never redone
+    assert verdict.decision == "need_fix"
+    assert "write_file of calc.py" in verdict.findings[0].requirement
 
 
 def test_same_request_same_verdict() -> None:
@@ -129,3 +136,238 @@ def test_same_request_same_verdict() -> None:
 )
 def test_output_summary(output: str, summary: str) -> None:
     assert output_summary(output) == summary
+
+
+# ------------------------------------------------------------ unwritten files
+
+
+@pytest.mark.parametrize(
+    ("answer", "flagged"),
+    [
+        ("I updated `src/calc.py` to handle zero.", ["src/calc.py"]),
+        ("Created README.md with the three commands.", ["README.md"]),
+        ("The file docs/usage.md was updated with examples.", ["docs/usage.md"]),
+        ("已修改 calc.py，并新增了 tests/test_calc.py。", ["calc.py", "tests/test_calc.py"]),
+        ("我更新了 `config.yaml` 里的端口。", ["config.yaml"]),
+        ("You could update config.yaml later if you need a new port.", []),
+        ("I did not change setup.py; the bug was elsewhere.", []),
+        ("尚未修改 calc.py，需要你确认后再改。", []),
+        ("See https://example.com/a.py for the upstream version of this module.", []),
+        ("I read notes.txt and ran the tests; nothing needed changing.", []),
+    ],
+)
+def test_files_claimed_changed_need_a_write(answer: str, flagged: list[str]) -> None:
+    ledger = LedgerBuilder()
+    ledger.write("src/other.py")
+    verdict = review_by_rules(ledger.request(answer + LONG))
+    found = [f for f in verdict.findings if f.rule == "unwritten_file"]
+    if not flagged:
+        assert found == []
+        return
+    (finding,) = found
+    assert verdict.decision == "need_evidence"
+    for path in flagged:
+        assert f"`{path}`" in finding.problem
+    assert finding.evidence == ("ANSWER",)
+    assert "git diff" in finding.recheck
+
+
+def test_a_write_anywhere_under_the_claimed_name_counts() -> None:
+    ledger = LedgerBuilder()
+    ledger.write("/repo/src/calc.py")
+    ledger.run("echo x > /repo/docs/usage.md", 0)
+    answer = "Updated calc.py and src/calc.py, and rewrote docs/usage.md."
+    assert not [f for f in review_by_rules(ledger.request(answer + LONG)).findings]
+
+
+def test_a_command_writing_unnamed_files_is_not_flagged_but_noted() -> None:
+    ledger = LedgerBuilder()
+    ledger.run("git apply fix.patch", 0)
+    verdict = review_by_rules(ledger.request("I updated `src/calc.py`." + LONG))
+    assert verdict.decision == "pass"
+    assert any("do not name" in note for note in verdict.notes)
+
+
+# ------------------------------------------------------------ unread attachments
+
+SPEC = parse_bytes(
+    b"Checklist\n- README lists the three commands.\n- Each has an example.\n", "spec.txt"
+)
+BROKEN = Material(
+    sha256="sha256:" + "e" * 64,
+    declared_name="contract.pdf",
+    detected_type="application/pdf",
+    status="failed",
+    reason="encrypted: a password is needed",
+)
+
+
+def test_an_attachment_never_read_is_need_evidence() -> None:
+    ledger = LedgerBuilder()
+    ledger.open("Update README.md per the attached spec.", SPEC)
+    ledger.write("README.md")
+    verdict = review_by_rules(ledger.request("Updated README.md to follow the spec." + LONG))
+    (finding,) = verdict.findings
+    assert (finding.rule, verdict.decision) == ("unread_attachment", "need_evidence")
+    assert "spec.txt" in finding.requirement
+    assert "DoneCheck parsed it" in finding.problem
+
+
+def test_only_metadata_is_not_reading() -> None:
+    ledger = LedgerBuilder()
+    ledger.open("Summarise the attached spec.", SPEC)
+    seq = ledger.run("wc -l spec.txt", 0, "3 spec.txt")
+    verdict = review_by_rules(ledger.request("The spec has three lines and two items." + LONG))
+    (finding,) = verdict.findings
+    assert finding.evidence == (f"E{seq}",)
+    assert "metadata" in finding.problem
+
+
+def test_a_read_attachment_is_fine() -> None:
+    ledger = LedgerBuilder()
+    ledger.open("Summarise the attached spec.", SPEC)
+    ledger.result(ledger.call("read_file", {"path": "spec.txt"}), "Checklist\n- README …", 0)
+    assert review_by_rules(ledger.request("The spec lists two items." + LONG)).decision == "pass"
+
+
+def test_a_failed_parse_names_its_status() -> None:
+    ledger = LedgerBuilder()
+    ledger.open("Check the attached contract.", BROKEN)
+    verdict = review_by_rules(ledger.request("The contract looks fine to me overall." + LONG))
+    (finding,) = verdict.findings
+    assert "could not read it (failed: encrypted: a password is needed)" in finding.problem
+    assert "a tool that can open it" in finding.recheck
+
+
+def test_a_failed_parse_the_agent_read_anyway_is_a_note() -> None:
+    ledger = LedgerBuilder()
+    ledger.open("Check the attached contract.", BROKEN)
+    ledger.result(ledger.call("read_file", {"path": "contract.pdf"}), "CONTRACT … terms", 0)
+    verdict = review_by_rules(ledger.request("The contract looks fine to me overall." + LONG))
+    assert verdict.decision == "pass"
+    assert any("content was not verified" in note for note in verdict.notes)
+
+
+def test_an_attachment_not_parsed_yet_says_so() -> None:
+    ledger = LedgerBuilder()
+    ledger.open("Summarise the attached spec.", SPEC, recorded=False)
+    (finding,) = review_by_rules(ledger.request("The spec lists two items." + LONG)).findings
+    assert "no parse result was recorded" in finding.problem
+
+
+def test_a_later_request_depends_only_on_attachments_it_refers_to() -> None:
+    ledger = LedgerBuilder()
+    ledger.open("Summarise the attached spec.", SPEC)
+    ledger.user("Now rename the variable x to y in calc.py.", "r2")
+    ledger.write("calc.py")
+    unrelated = ledger.request("Renamed x to y in calc.py." + LONG, "Now rename x to y.", "r2")
+    assert review_by_rules(unrelated).decision == "pass"
+    related = ledger.request("Done as the spec says." + LONG, "Apply spec.txt to calc.py.", "r2")
+    assert [f.rule for f in review_by_rules(related).findings] == ["unread_attachment"]
+
+
+# ------------------------------------------------------------ unresolved errors
+
+
+@pytest.mark.parametrize(
+    ("steps", "flagged"),
+    [
+        ([("pip install foo", 1, "ERROR: No matching distribution found for foo")], True),
+        (
+            [("python manage.py migrate", 1, "django.db.utils.OperationalError: no such table")],
+            True,
+        ),
+        (
+            [("pip install foo", 1, "ERROR: no foo"), ("pip install foo==1.2", 0, "Installed")],
+            False,
+        ),
+        ([("python gen.py", 1, "KeyError"), ("python gen.py", 0, "done")], False),
+        ([("grep -r TODO src", 1, "")], False),
+        ([("ls missing/", 2, "ls: cannot access 'missing/'")], False),
+        ([('python -c "import yaml"', 1, "ModuleNotFoundError")], False),
+        ([("git commit -m x", 1, "nothing to commit, working tree clean")], False),
+        ([("cat a.txt && make deploy", 2, "make: *** [deploy] Error 2")], True),
+        ([("curl --version", 1, "")], False),
+    ],
+)
+def test_unresolved_errors(steps: list[tuple[str, int, str]], flagged: bool) -> None:
+    ledger = LedgerBuilder()
+    for command, code, output in steps:
+        ledger.run(command, code, output)
+    verdict = review_by_rules(ledger.request("Set everything up as asked." + LONG))
+    found = [f for f in verdict.findings if f.rule == "unresolved_error"]
+    assert bool(found) is flagged
+    if flagged:
+        assert verdict.decision == "need_fix"
+        assert found[0].evidence == (f"E{len(ledger.entries)}",)
+
+
+def test_a_failed_write_redone_is_resolved() -> None:
+    ledger = LedgerBuilder()
+    ledger.write("calc.py", ok=False)
+    ledger.write("./calc.py")
+    assert review_by_rules(ledger.request("Rewrote the module." + LONG)).decision == "pass"
+
+
+# ------------------------------------------------------------ approval guard
+
+
+@pytest.mark.parametrize(
+    ("answer", "flagged"),
+    [
+        ("The PR was approved by the tech lead, so it is ready to merge.", True),
+        ("Legal signed off on the new terms yesterday.", True),
+        ("The release passed security review and is live.", True),
+        ("该方案已批准，可以直接上线。", True),
+        ("已通过审批，合同可以发出。", True),
+        ("合同审批已通过，请安排付款。", True),
+        ("The PR is not yet approved; it needs one more review.", False),
+        ("The change is pending approval from the tech lead.", False),
+        ("I submitted the design for approval this morning.", False),
+        ("The budget is awaiting sign-off from finance.", False),
+        ("方案尚未批准，等领导确认。", False),
+        ("待确认是否批准后再上线。", False),
+        ("I used the approved colour palette for the buttons.", False),
+        ("All tests passed and the build is green.", False),
+    ],
+)
+def test_approval_guard(answer: str, flagged: bool) -> None:
+    ledger = LedgerBuilder()
+    ledger.run("pytest", 0, "3 passed in 0.1s")
+    verdict = review_by_rules(ledger.request(answer + LONG))
+    found = [f for f in verdict.findings if f.rule == "approval_claim"]
+    assert bool(found) is flagged
+    if flagged:
+        assert verdict.decision == "need_fix"
+        assert answer.split("，")[0].split(",")[0][:10] in found[0].problem
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        ("gh pr view 12", "state: MERGED\nreviewDecision: APPROVED\napproved by alice"),
+        ("cat status.txt", "审批状态：已批准（张三）"),
+    ],
+)
+def test_an_approval_a_source_records_is_fine(source: tuple[str, str]) -> None:
+    ledger = LedgerBuilder()
+    ledger.run(source[0], 0, source[1])
+    for answer in ("The PR was approved by alice and merged.", "该合同已批准，可以发出。"):
+        assert review_by_rules(ledger.request(answer + LONG)).decision == "pass"
+
+
+# ------------------------------------------------------------ coverage
+
+
+def test_rules_coverage_matches_writes_and_runs() -> None:
+    ledger = LedgerBuilder()
+    ledger.open("1. Add divide() to calc.py.\n2. The tests must pass.\n3. Keep the API stable.")
+    write = ledger.write("calc.py")
+    run = ledger.run("pytest -q", 0, "4 passed in 0.1s")
+    verdict = review_by_rules(ledger.request("Added divide() to calc.py; tests pass." + LONG))
+    assert verdict.decision == "pass"
+    assert [(c.item, c.status, c.evidence) for c in verdict.coverage] == [
+        ("AC1", "covered", (f"E{write}",)),
+        ("AC2", "covered", (f"E{run}",)),
+        ("AC3", "not_verified", ()),
+    ]

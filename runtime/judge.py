@@ -1,0 +1,469 @@
+"""The judge model: a route to an OpenAI-compatible endpoint and a small client.
+
+A :class:`JudgeRoute` names the endpoint (base URL, model, key, temperature,
+declared input modalities). It is set apart from the agent's own model; an
+invalid route is reported by :meth:`JudgeRoute.problem` and the reviewer falls
+back to rules-only with a warning.
+
+:class:`JudgeProvider` is the whole interface a reviewer needs: one
+``generate``. :class:`OpenAIProvider` implements it over ``POST
+{base_url}/chat/completions`` with one ``httpx.AsyncClient``:
+
+* one overall deadline per call (150 s by default) around every attempt and
+  every back-off — it holds when a server keeps a connection alive by dripping
+  bytes, which defeats httpx's per-read timeouts;
+* retries on 408, 409, 429, 5xx, a malformed or cut-off answer, and connection
+  errors, with exponential back-off or the server's ``Retry-After`` (capped), at
+  most 3 attempts; never on other 4xx;
+* usage read from the OpenAI fields (``prompt_tokens``, ``completion_tokens``,
+  ``prompt_tokens_details.cached_tokens``) and DeepSeek's
+  (``prompt_cache_hit_tokens``, ``prompt_cache_miss_tokens``), kept per attempt
+  so every attempt can be reported to the budget accountant;
+* requests to anything but a loopback address are refused unless the route
+  allows remote hosts (``DONECHECK_JUDGE_REMOTE=1``), so tests and demos never
+  reach a real provider; the key is never logged or put in an error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import ipaddress
+import json
+import random
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+from urllib.parse import urlsplit
+
+import httpx
+
+from donecheck.runtime.config import Config
+from donecheck.runtime.errors import DoneCheckError
+from donecheck.runtime.redact import redact
+
+__all__ = [
+    "Attempt",
+    "ChatMessage",
+    "Generation",
+    "JudgeProvider",
+    "JudgeRoute",
+    "OpenAIProvider",
+    "ProviderError",
+    "Usage",
+    "is_loopback",
+    "usage_from",
+]
+
+ChatMessage = Mapping[str, Any]
+RETRY_STATUSES = frozenset({408, 409, 429})
+MAX_ATTEMPTS = 3
+
+
+class ProviderError(DoneCheckError):
+    """A judge call gave no usable answer. ``attempts`` holds every attempt made."""
+
+    def __init__(self, problem: str, attempts: Sequence[Attempt] = ()) -> None:
+        super().__init__(problem)
+        self.attempts = tuple(attempts)
+
+
+def is_loopback(host: str) -> bool:
+    """``localhost``, ``127.0.0.0/8`` or ``::1``."""
+    host = host.strip("[]").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+@dataclass(frozen=True, slots=True)
+class JudgeRoute:
+    """Where the judge model lives. The key is kept out of ``repr``."""
+
+    base_url: str
+    model: str
+    api_key: str | None = field(default=None, repr=False)
+    temperature: float = 0.2
+    modalities: frozenset[str] = frozenset({"text"})
+    stream: bool = False
+    allow_remote: bool = False
+    max_tokens: int = 8_192
+
+    @property
+    def sees_images(self) -> bool:
+        return "image" in self.modalities
+
+    @property
+    def host(self) -> str:
+        return urlsplit(self.base_url).hostname or ""
+
+    @property
+    def label(self) -> str:
+        """``model@host`` for reports (no key, no path)."""
+        return f"{self.model}@{self.host}"
+
+    def problem(self) -> str | None:
+        """Why this route cannot be used, or ``None``."""
+        if not self.model.strip():
+            return "no judge model is set (judge_model / --judge-model)"
+        try:
+            parts = urlsplit(self.base_url)
+        except ValueError as exc:
+            return f"judge base URL {self.base_url!r} is not a URL: {exc}"
+        if parts.scheme not in {"http", "https"} or not parts.hostname:
+            return f"judge base URL {redact(self.base_url)!r} must be http(s)://host[:port][/path]"
+        if parts.password is not None or parts.username is not None:
+            return "put the judge key in judge_api_key (or --judge-key-env), not in the URL"
+        if not self.allow_remote and not is_loopback(parts.hostname):
+            return (
+                f"judge host {parts.hostname!r} is not a loopback address; requests to other"
+                " hosts are refused unless enabled (DONECHECK_JUDGE_REMOTE=1 or --judge-remote)"
+            )
+        return None
+
+    @classmethod
+    def from_config(cls, config: Config) -> JudgeRoute | None:
+        """The configured route, or ``None`` when no judge is configured."""
+        if not config.judge_base_url and not config.judge_model:
+            return None
+        key = config.judge_api_key.get_secret_value() if config.judge_api_key else None
+        return cls(
+            base_url=config.judge_base_url or "",
+            model=config.judge_model or "",
+            api_key=key or None,
+            temperature=config.judge_temperature,
+            modalities=frozenset(config.judge_modalities),
+            stream=config.judge_stream,
+            allow_remote=config.judge_remote,
+            max_tokens=min(config.judge_max_tokens, config.aux_max_output_tokens),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """Tokens the provider reported for one attempt; ``None`` = not reported."""
+
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    cache_hit_tokens: int | None = None
+    cache_miss_tokens: int | None = None
+
+    @property
+    def known(self) -> bool:
+        return self.input_tokens is not None and self.output_tokens is not None
+
+    @property
+    def total(self) -> int | None:
+        if not self.known:
+            return None
+        return (self.input_tokens or 0) + (self.output_tokens or 0)
+
+
+def _int(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+def usage_from(data: object) -> Usage:
+    """Usage from an OpenAI-style ``usage`` object, with DeepSeek's cache fields."""
+    if not isinstance(data, dict):
+        return Usage()
+    hit = _int(data.get("prompt_cache_hit_tokens"))
+    miss = _int(data.get("prompt_cache_miss_tokens"))
+    details = data.get("prompt_tokens_details")
+    if hit is None and isinstance(details, dict):
+        hit = _int(details.get("cached_tokens"))
+    prompt = _int(data.get("prompt_tokens"))
+    if prompt is None and hit is not None and miss is not None:
+        prompt = hit + miss
+    if miss is None and prompt is not None and hit is not None:
+        miss = max(0, prompt - hit)
+    return Usage(prompt, _int(data.get("completion_tokens")), hit, miss)
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """One HTTP attempt of a call. ``status`` is ``None`` when no response came."""
+
+    number: int
+    status: int | None
+    usage: Usage
+    error: str = ""
+    elapsed_s: float = 0.0
+
+    @property
+    def rejected(self) -> bool:
+        """The provider refused before producing anything (an HTTP error status)."""
+        return self.status is not None and self.status != 200
+
+
+@dataclass(frozen=True, slots=True)
+class Generation:
+    text: str
+    usage: Usage
+    attempts: tuple[Attempt, ...]
+    model: str = ""
+    finish_reason: str | None = None
+
+
+class JudgeProvider(Protocol):
+    """What a reviewer needs from a model: one completion for a chat."""
+
+    async def generate(
+        self, messages: Sequence[ChatMessage], *, max_tokens: int, deadline_s: float
+    ) -> Generation:
+        """The model's answer. Raises :class:`ProviderError` (with every attempt)."""
+        ...
+
+
+class _AttemptFailed(Exception):
+    def __init__(
+        self, error: str, *, status: int | None, retry: bool, wait_s: float | None = None
+    ) -> None:
+        super().__init__(error)
+        self.error = error
+        self.status = status
+        self.retry = retry
+        self.wait_s = wait_s
+        self.usage = Usage()
+
+
+def retry_after(value: str | None, now: float | None = None) -> float | None:
+    """Seconds to wait from a ``Retry-After`` header (delta seconds or an HTTP date)."""
+    if not value:
+        return None
+    value = value.strip()
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when is None:
+        return None
+    return max(0.0, when.timestamp() - (time.time() if now is None else now))
+
+
+class OpenAIProvider:
+    """:class:`JudgeProvider` over an OpenAI-compatible chat-completions endpoint.
+
+    Create one per reviewer actor (it owns one ``httpx.AsyncClient``) and close it
+    with :meth:`aclose`.
+    """
+
+    def __init__(
+        self,
+        route: JudgeRoute,
+        *,
+        client: httpx.AsyncClient | None = None,
+        max_connections: int = 1_024,
+        max_attempts: int = MAX_ATTEMPTS,
+        backoff_s: float = 0.5,
+        retry_after_cap_s: float = 20.0,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        problem = route.problem()
+        if problem is not None:
+            raise ProviderError(f"invalid judge route: {problem}")
+        self.route = route
+        self._url = route.base_url.rstrip("/") + "/chat/completions"
+        self._max_attempts = max(1, max_attempts)
+        self._backoff_s = backoff_s
+        self._retry_after_cap_s = retry_after_cap_s
+        self._sleep = sleep
+        headers = {"content-type": "application/json", "user-agent": "donecheck-judge"}
+        if route.api_key:
+            headers["authorization"] = f"Bearer {route.api_key}"
+        self._client = client or httpx.AsyncClient(
+            headers=headers,
+            timeout=httpx.Timeout(30.0, read=None, pool=None),
+            limits=httpx.Limits(
+                max_connections=max_connections, max_keepalive_connections=max_connections
+            ),
+            # Proxies from the environment must not capture loopback test traffic.
+            trust_env=route.allow_remote,
+            follow_redirects=False,
+        )
+        if client is not None:
+            client.headers.update(headers)
+
+    async def aclose(self) -> None:
+        await self._client.aclose()
+
+    def _body(self, messages: Sequence[ChatMessage], max_tokens: int) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "model": self.route.model,
+            "messages": list(messages),
+            "temperature": self.route.temperature,
+            "max_tokens": max_tokens,
+        }
+        if self.route.stream:
+            body["stream"] = True
+            body["stream_options"] = {"include_usage": True}
+        return body
+
+    async def generate(
+        self, messages: Sequence[ChatMessage], *, max_tokens: int, deadline_s: float
+    ) -> Generation:
+        host = urlsplit(self._url).hostname or ""
+        if not self.route.allow_remote and not is_loopback(host):  # belt and braces
+            raise ProviderError(f"refused: {host!r} is not a loopback address")
+        body = json.dumps(self._body(messages, max_tokens), ensure_ascii=False).encode()
+        attempts: list[Attempt] = []
+        started = time.monotonic()
+        try:
+            async with asyncio.timeout(deadline_s):
+                for number in range(1, self._max_attempts + 1):
+                    begun = time.monotonic()
+                    try:
+                        text, usage, model, finish = await self._attempt(body)
+                    except _AttemptFailed as failed:
+                        attempts.append(
+                            Attempt(
+                                number,
+                                failed.status,
+                                failed.usage,
+                                failed.error,
+                                time.monotonic() - begun,
+                            )
+                        )
+                        if not failed.retry or number == self._max_attempts:
+                            raise ProviderError(
+                                f"the judge call failed after {number} attempt(s): {failed.error}",
+                                attempts,
+                            ) from None
+                        wait = self._wait(number, failed.wait_s)
+                        remaining = deadline_s - (time.monotonic() - started)
+                        if wait >= remaining:
+                            raise ProviderError(
+                                f"the judge call failed: {failed.error}; a retry in {wait:.1f} s"
+                                f" would pass the {deadline_s:g} s deadline",
+                                attempts,
+                            ) from None
+                        await self._sleep(wait)
+                        continue
+                    attempts.append(Attempt(number, 200, usage, "", time.monotonic() - begun))
+                    return Generation(text, usage, tuple(attempts), model, finish)
+        except TimeoutError:
+            attempts.append(
+                Attempt(
+                    len(attempts) + 1,
+                    None,
+                    Usage(),
+                    f"no complete answer within the {deadline_s:g} s deadline",
+                    0.0,
+                )
+            )
+            raise ProviderError(
+                f"the judge call passed its {deadline_s:g} s deadline", attempts
+            ) from None
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _wait(self, number: int, server_says: float | None) -> float:
+        if server_says is not None:
+            return min(server_says, self._retry_after_cap_s)
+        base: float = self._backoff_s * 2.0 ** (number - 1)
+        return base * (0.8 + 0.4 * random.random())
+
+    async def _attempt(self, body: bytes) -> tuple[str, Usage, str, str | None]:
+        try:
+            async with self._client.stream("POST", self._url, content=body) as response:
+                status = response.status_code
+                if status != 200:
+                    detail = (await response.aread())[:300].decode("utf-8", "replace")
+                    retry = status in RETRY_STATUSES or status >= 500
+                    wait = retry_after(response.headers.get("retry-after")) if retry else None
+                    raise _AttemptFailed(
+                        f"HTTP {status}: {redact(detail.strip()) or response.reason_phrase}",
+                        status=status,
+                        retry=retry,
+                        wait_s=wait,
+                    )
+                if "text/event-stream" in response.headers.get("content-type", ""):
+                    return await self._read_stream(response)
+                raw = await response.aread()
+        except httpx.TransportError as exc:  # connect, read, write, a cut stream
+            raise _AttemptFailed(
+                f"{type(exc).__name__}: {redact(str(exc)) or 'connection error'}",
+                status=None,
+                retry=True,
+            ) from None
+        return self._read_json(raw)
+
+    def _read_json(self, raw: bytes) -> tuple[str, Usage, str, str | None]:
+        try:
+            data = json.loads(raw)
+            choice = data["choices"][0]
+            text = _content(choice["message"].get("content"))
+        except (ValueError, KeyError, IndexError, TypeError, AttributeError):
+            failed = _AttemptFailed(
+                "the answer is not a chat completion: "
+                + redact(raw[:120].decode("utf-8", "replace")),
+                status=200,
+                retry=True,
+            )
+            failed.status = None  # nothing usable came back: not a rejection
+            raise failed from None
+        return text, usage_from(data.get("usage")), str(data.get("model", "")), _finish(choice)
+
+    async def _read_stream(self, response: httpx.Response) -> tuple[str, Usage, str, str | None]:
+        parts: list[str] = []
+        usage = Usage()
+        model = ""
+        finish: str | None = None
+        done = False
+        try:
+            async for line in response.aiter_lines():
+                if not line.startswith("data:"):
+                    continue
+                payload = line[5:].strip()
+                if payload == "[DONE]":
+                    done = True
+                    break
+                try:
+                    chunk = json.loads(payload)
+                except ValueError:
+                    continue
+                if not isinstance(chunk, dict):
+                    continue
+                model = str(chunk.get("model", model))
+                if chunk.get("usage"):
+                    usage = usage_from(chunk["usage"])
+                for choice in chunk.get("choices") or []:
+                    delta = choice.get("delta") or {}
+                    parts.append(_content(delta.get("content")))
+                    finish = _finish(choice) or finish
+        except httpx.TransportError as exc:
+            failed = _AttemptFailed(
+                f"the stream was cut: {type(exc).__name__}", status=None, retry=True
+            )
+            failed.usage = usage
+            raise failed from None
+        if not done and finish is None:
+            failed = _AttemptFailed(
+                "the stream ended before the answer finished", status=None, retry=True
+            )
+            failed.usage = usage
+            raise failed
+        return "".join(parts), usage, model, finish
+
+
+def _content(value: object) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):  # content parts
+        return "".join(
+            str(p.get("text", "")) for p in value if isinstance(p, dict) and p.get("type") == "text"
+        )
+    return ""
+
+
+def _finish(choice: object) -> str | None:
+    if isinstance(choice, dict) and isinstance(choice.get("finish_reason"), str):
+        return str(choice["finish_reason"])
+    return None
