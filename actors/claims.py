@@ -199,6 +199,10 @@ _EN_CHANGE_NEGATION = re.compile(
     r"\bcould|\bneed(?:s|ed)? to|\bif|\bunless|\bplan(?:ned)? to|\bgoing to|\bpropose|"
     r"\bsuggest|\btodo|\byou can|\byou could|\bnext\b|\bremaining|\bwhether)"
 )
+_CLAUSE_BREAK = re.compile(
+    r"(?i)[,;:]|\b(?:and|but|so|then|which|that|while|because|pass(?:es)?)\b"
+)
+_LIST_ONLY = re.compile(r"(?i)^[\s,`'\"]*(?:(?:and|&)[\s,`'\"]*)?$")
 _ZH_CHANGE_NEGATION = re.compile(
     r"未|没有|没|不|尚未|待|应该|应当|将会|将要|计划|建议|需要|还需|是否|可以"
 )
@@ -258,14 +262,17 @@ def file_claims(answer: str) -> list[FileClaim]:
 
 def _governed(sentence: str, start: int, end: int) -> bool:
     before = sentence[max(0, start - 80) : start]
-    after = sentence[end : end + 40]
-    for verb in _EN_CHANGE.finditer(before):
+    verbs = list(_EN_CHANGE.finditer(before))
+    if verbs:
+        verb = verbs[-1]  # the closest verb governs the path, if no clause break between
         between = before[verb.end() :]
-        if re.search(r"[,;:]\s*(?:and\s+)?(?:read|ran|checked|looked)", between):
-            continue
         upto = start - len(before) + verb.end()
-        if not _EN_CHANGE_NEGATION.search(sentence[max(0, upto - 70) : upto]):
+        listed = _LIST_ONLY.match(_PATH.sub("", between)) is not None  # "a.py, b.py and"
+        if (
+            listed or (len(between) <= 45 and not _CLAUSE_BREAK.search(between))
+        ) and not _EN_CHANGE_NEGATION.search(sentence[max(0, upto - 70) : upto]):
             return True
+    after = sentence[end : end + 40]
     passive = re.match(
         r"(?i)^\s*(?:(?:was|were|is|are|has been|have been|got|now)\s+)+(\w+)", after
     )

@@ -209,10 +209,18 @@ def deploy(config: Config, *, detached: bool, timeout_s: float = 120.0) -> Deplo
     )
     # Room for every review the actor runs at once, those queued behind them, and
     # statistics calls: the reviewer's own semaphore is the bound that counts.
+    # A review is a pure function of its request, so one cut short by the
+    # reviewer's death is run again once Ray has restarted it (with a judge this
+    # may repeat a provider call; the budget accountant counts it).
     reviewer_slots = 2 * live.reviewer_concurrency + 64
     reviewers = tuple(
         _RemoteReviewer.options(
-            **opts(f"reviewer-{i}", max_concurrency=reviewer_slots, **restart)
+            **opts(
+                f"reviewer-{i}",
+                max_concurrency=reviewer_slots,
+                max_restarts=-1,
+                max_task_retries=2,
+            )
         ).remote(config=live, index=i)
         for i in range(live.reviewer_actors)
     )

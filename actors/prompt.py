@@ -132,20 +132,25 @@ def _clip_answer(answer: str, limit: int) -> tuple[str, str]:
     )
 
 
-def _entry_texts(entries: Sequence[LedgerEntry]) -> dict[str, str]:
-    """Full text behind each ledger id: a result with its call's arguments."""
-    calls: dict[str, str] = {}
+def _entry_texts(entries: Sequence[LedgerEntry], wanted: set[str]) -> dict[str, str]:
+    """Full text behind each wanted ledger id: a result with its call's arguments."""
+    calls: dict[str, ToolCall] = {}
     texts: dict[str, str] = {}
+
+    def call_text(call: ToolCall) -> str:
+        args = call.arguments
+        shown = args if isinstance(args, str) else json.dumps(args, ensure_ascii=False)
+        return f"{call.name} {command_of(call) or ''} {shown}"
+
     for entry in entries:
         event = entry.event
         if isinstance(event, ToolCall):
-            args = event.arguments
-            shown = args if isinstance(args, str) else json.dumps(args, ensure_ascii=False)
-            texts[f"E{entry.seq}"] = calls[event.call_id] = (
-                f"{event.name} {command_of(event) or ''} {shown}"
-            )
-        elif isinstance(event, ToolResult):
-            texts[f"E{entry.seq}"] = f"{calls.get(event.call_id, '')}\n{event.output}"
+            calls[event.call_id] = event
+            if f"E{entry.seq}" in wanted:
+                texts[f"E{entry.seq}"] = call_text(event)
+        elif isinstance(event, ToolResult) and f"E{entry.seq}" in wanted:
+            call = calls.get(event.call_id)
+            texts[f"E{entry.seq}"] = f"{call_text(call) if call else ''}\n{event.output}"
     return texts
 
 
@@ -202,7 +207,6 @@ def build_review_prompt(
     texts: dict[str, str] = {"REQUEST": request.request, "ANSWER": request.answer}
     texts.update({i.id: i.text for i in acceptance.items})
     evidence_ids: set[str] = set()
-    ledger_texts = _entry_texts(entries)
     last = ev.last_edit.seq if ev.last_edit is not None else None
     shown_ids: set[str] = set()
 
@@ -234,10 +238,9 @@ def build_review_prompt(
     log = excerpt(entries, tool_log_chars, ev.ops)
     shown_ids.update(log.shown)
     blocks.add("TOOL LOG EXCERPT (newest first; failures always shown)", log.text or "(empty)")
-    for eid in shown_ids:
-        if eid in ledger_texts:
-            texts[eid] = ledger_texts[eid]
-            evidence_ids.add(eid)
+    ledger_texts = _entry_texts(entries, shown_ids)
+    texts.update(ledger_texts)
+    evidence_ids.update(ledger_texts)
 
     materials = list(ev.materials.values())
     images: list[dict[str, object]] = []

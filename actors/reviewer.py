@@ -133,6 +133,7 @@ class Reviewer:
         self._latency_ms: deque[float] = deque(maxlen=_LATENCIES)
         self._in_flight = 0
         self._queued = 0
+        self._timing = {"prepare_s": 0.0, "budget_s": 0.0, "provider_s": 0.0, "conclude_s": 0.0}
         self._stats = {
             "reviews": 0,
             "failures": 0,
@@ -200,6 +201,7 @@ class Reviewer:
             **self._stats,
             "rules_review_ms_p50": pct(0.50),
             "rules_review_ms_p99": pct(0.99),
+            **{k: round(v, 6) for k, v in self._timing.items()},
         }
 
     # ------------------------------------------------------------ with a judge
@@ -269,6 +271,7 @@ class Reviewer:
             self._queued -= 1
         try:
             acceptance = await self._acceptance_for(request, ev)
+            started = time.perf_counter()
             prompt = build_review_prompt(
                 ev,
                 acceptance,
@@ -277,12 +280,17 @@ class Reviewer:
                 tool_log_chars=self._config.tool_log_excerpt_chars,
                 material_chars=self._config.material_excerpt_chars,
             )
+            self._timing["prepare_s"] += time.perf_counter() - started
             generation = await self._call("review", request.session_id, prompt.messages, prompt)
         finally:
             self._limit.release()
         if isinstance(generation, str):  # not called, or the call failed
             return _fallback(rules, generation)
-        return self._conclude(request, rules, prompt, acceptance, generation)
+        started = time.perf_counter()
+        try:
+            return self._conclude(request, rules, prompt, acceptance, generation)
+        finally:
+            self._timing["conclude_s"] += time.perf_counter() - started
 
     async def _call(
         self,
@@ -296,6 +304,7 @@ class Reviewer:
         assert self.route is not None
         tokens = prompt.estimated_tokens if prompt is not None else (estimated_tokens or 0)
         reservation = new_id("rs-")
+        started = time.perf_counter()
         answer = await self._budget.reserve(
             Reserve(
                 reservation_id=reservation,
@@ -310,6 +319,8 @@ class Reviewer:
             return f"The judge was not called ({kind}): {answer.reason}."
         provider = self._provider_now()
         self._stats["judge_calls" if kind == "review" else "preanalysis_calls"] += 1
+        called = time.perf_counter()
+        self._timing["budget_s"] += called - started
         try:
             generation = await provider.generate(
                 messages, max_tokens=answer.max_output_tokens, deadline_s=answer.deadline_s
@@ -318,7 +329,11 @@ class Reviewer:
             self._stats["judge_failures"] += 1
             await self._settle(reservation, session_id, kind, exc.attempts)
             return f"The judge call failed ({kind}): {exc}"
+        finally:
+            returned = time.perf_counter()
+            self._timing["provider_s"] += returned - called
         await self._settle(reservation, session_id, kind, generation.attempts)
+        self._timing["budget_s"] += time.perf_counter() - returned
         return generation
 
     def _provider_now(self) -> JudgeProvider:

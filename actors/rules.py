@@ -55,6 +55,7 @@ from donecheck.runtime.evidence import edits, operations, simple_commands, unres
 from donecheck.runtime.messages import (
     Acceptance,
     Coverage,
+    CoverageStatus,
     Decision,
     Edit,
     FileSnapshot,
@@ -490,34 +491,52 @@ def _approval_claims(ev: Evidence, out: _Findings) -> None:
 
 
 def rules_coverage(acceptance: Acceptance, ev: Evidence) -> tuple[Coverage, ...]:
-    """Each acceptance item with the evidence rules can match to it, else not verified."""
+    """Each acceptance item with the evidence rules can match to it, else not verified.
+
+    An item that names a file is matched by a write to it; one that names a kind
+    of check (tests, lint, build, types) by a passing run after the last edit —
+    or shown ``missing`` by a failing run that was never resolved.
+    """
     passing = ev.passing_after_last_edit()
+    failing: dict[str, list[Operation]] = {}
+    for op in unresolved_failures(ev.ops):
+        for category in category_of_check(op.check or ""):
+            failing.setdefault(category, []).append(op)
     coverage = []
     for item in acceptance.items:
         evidence: list[str] = []
         why: list[str] = []
+        missing = False
         for path in mentioned_paths(item.text):
             hits = [e for e in ev.writes if e.path and path_matches(path, e.path)]
             if hits:
                 evidence.append(f"E{hits[-1].seq}")
                 why.append(f"a write to {path}")
         for category in sorted(mentioned_categories(item.text)):
-            runs = passing.get(category, [])
-            if runs:
-                evidence.append(runs[-1].evidence_id)
-                why.append(f"a passing run of {_CATEGORY_NOUN[category]}")
-        if evidence:
-            coverage.append(
-                Coverage(
-                    item=item.id,
-                    requirement=item.text,
-                    status="covered",
-                    evidence=tuple(dict.fromkeys(evidence)),
-                    note="matched by rules: " + ", ".join(why),
-                )
-            )
+            noun = _CATEGORY_NOUN[category]
+            if failing.get(category):
+                missing = True
+                evidence.append(failing[category][-1].evidence_id)
+                why.append(f"{noun} failing")
+            elif passing.get(category):
+                evidence.append(passing[category][-1].evidence_id)
+                why.append(f"a passing run of {noun}")
+        if missing:
+            status: CoverageStatus = "missing"
+        elif evidence:
+            status = "covered"
         else:
             coverage.append(Coverage(item=item.id, requirement=item.text, note="not verified"))
+            continue
+        coverage.append(
+            Coverage(
+                item=item.id,
+                requirement=item.text,
+                status=status,
+                evidence=tuple(dict.fromkeys(evidence)),
+                note="rules matched " + ", ".join(why),
+            )
+        )
     return tuple(coverage)
 
 

@@ -148,16 +148,14 @@ def outcome(result: ToolResult, command: str | None = None) -> Outcome:
     failed, the output is believed. Then the output's own statement, then the
     tool's error flag.
     """
-    stated = exit_status_from_output(result.output)
     if result.exit_code is not None:
-        if (
-            result.exit_code == 0
-            and stated not in (None, 0)
-            and command is not None
-            and _FILTER_PIPE.search(command)
-        ):
-            return Outcome(False, stated, "output")
+        # the output is only read when a filter may have hidden the real status
+        if result.exit_code == 0 and command is not None and _FILTER_PIPE.search(command):
+            stated = exit_status_from_output(result.output)
+            if stated not in (None, 0):
+                return Outcome(False, stated, "output")
         return Outcome(result.exit_code == 0, result.exit_code, "exit_code")
+    stated = exit_status_from_output(result.output)
     if stated is not None:
         return Outcome(stated == 0, stated, "output")
     if result.ok is not None:

@@ -77,8 +77,9 @@ def card_text(card: ReportCard, *, session: str, warnings: Sequence[str] = ()) -
         for c in card.coverage:
             status = {"covered": "covered", "missing": "MISSING"}.get(c.status, "not verified")
             ids = f" [{', '.join(c.evidence)}]" if c.evidence else ""
-            text = c.requirement if len(c.requirement) <= 90 else c.requirement[:89] + "…"
-            lines.append(f"    {c.item} {status}{ids}: {text}")
+            how = f" ({c.note})" if c.note and c.note != "not verified" else ""
+            text = c.requirement if len(c.requirement) <= 80 else c.requirement[:79] + "…"
+            lines.append(f"    {c.item} {status}{ids}{how}: {text}")
     for item in card.unverified:
         lines.append(f"  unverified: {item}")
     for note in card.notes:

@@ -27,7 +27,7 @@ from tests.ray.conftest import NAMESPACE
 
 pytestmark = pytest.mark.ray
 
-CLAIM = "I fixed add() in calc.py and all tests pass now; nothing else in the repo changed."
+CLAIM = "I fixed add() in the calculator and all tests pass now; nothing else in the repo changed."
 FAILED = "FAILED tests/test_calc.py::test_add - assert -1 == 5\n=== 1 failed, 2 passed in 0.04s ==="
 
 

@@ -154,6 +154,9 @@ def test_output_summary(output: str, summary: str) -> None:
         ("尚未修改 calc.py，需要你确认后再改。", []),
         ("See https://example.com/a.py for the upstream version of this module.", []),
         ("I read notes.txt and ran the tests; nothing needed changing.", []),
+        ("The failing test is fixed and all tests in tests/test_dates.py pass now.", []),
+        ("I changed the parser so that config.yaml is read first.", []),
+        ("Updated calc.py, utils.py and README.md.", ["calc.py", "utils.py", "README.md"]),
     ],
 )
 def test_files_claimed_changed_need_a_write(answer: str, flagged: list[str]) -> None:
@@ -357,6 +360,17 @@ def test_an_approval_a_source_records_is_fine(source: tuple[str, str]) -> None:
 
 
 # ------------------------------------------------------------ coverage
+
+
+def test_rules_coverage_shows_a_failing_check_as_missing() -> None:
+    ledger = LedgerBuilder()
+    ledger.open("Fix the lint errors in utils.py and make sure ruff passes.")
+    ledger.write("utils.py")
+    failed = ledger.run("ruff check .", 1, "utils.py:1:8: F401 unused\nFound 1 error.")
+    verdict = review_by_rules(ledger.request("Fixed utils.py; ruff is clean now." + LONG))
+    (item,) = verdict.coverage
+    assert item.status == "missing" and f"E{failed}" in item.evidence
+    assert "the linter failing" in item.note
 
 
 def test_rules_coverage_matches_writes_and_runs() -> None:
