@@ -15,6 +15,7 @@ from donecheck.runtime import DoneCheck, Steer
 from donecheck.runtime.cli import main
 from donecheck.runtime.messages import BudgetQuery, UsageSummary
 from donecheck.runtime.scripted import RecordedRequest, Reply, ScriptedProvider, verdict_text
+from tests.ray.test_cli_review import EXPECTED
 
 pytestmark = pytest.mark.ray
 
@@ -106,16 +107,8 @@ def test_cli_review_with_a_judge(
     args += ["--judge-key-env", "JUDGE_KEY", str(EXAMPLES)]
     assert main([*args, "--json"]) == 0
     lines = {x["session"]: x for x in map(json.loads, capsys.readouterr().out.splitlines())}
-    assert {k: v["decision"] for k, v in lines.items()} == {
-        "pass_fix_then_verify.json": "pass",
-        "pass_failed_then_fixed.json": "pass",
-        "pass_with_attachment.json": "pass",
-        "need_fix_claims_pass_but_failed.json": "need_fix",
-        "need_fix_zh_lint_failed.json": "need_fix",
-        "need_evidence_never_ran_tests.json": "need_evidence",
-        "skipped_short_answer.json": "skipped",
-        "claude_code_need_fix.jsonl": "need_fix",
-    }
+    # a gullible judge that passes everything changes no decision: the rules hold
+    assert {k: v["decision"] for k, v in lines.items()} == EXPECTED
     judged_pass = lines["pass_with_attachment.json"]
     assert any("Judged by" in n for n in judged_pass["notes"])
     assert judged_pass["acceptance"], "each acceptance item is listed"
