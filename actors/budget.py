@@ -1,9 +1,29 @@
 """Budget accountant: room for aux calls, reserved before they start.
 
 A call first reserves (``Reserve`` → ``Grant | Deny``), then settles every
-attempt with the usage the provider reported (``UsageReport``). Reservations are
-applied one message at a time per shard, so concurrent calls of the sessions in
-a shard cannot overrun a cap together.
+attempt with the usage the provider reported (``UsageReport``). Messages are
+applied one at a time per shard — :meth:`BudgetAccountant.apply` has no
+``await`` inside — so concurrent calls of the sessions in a shard cannot overrun
+a cap together.
+
+Caps, all on *reported* tokens plus what is reserved:
+
+* per session: ``session_aux_token_cap`` (200,000);
+* per tenant (optional): ``tenant_aux_token_cap``; a tenant's sessions are
+  routed to one shard (by tenant) so one counter sees them all;
+* global (optional): ``global_aux_token_cap``, split evenly across the shards —
+  no shared counter, so never overrun; a shard may refuse while another still
+  has room.
+
+Before a call, room for its prompt and one complete answer (the per-call output
+cap) must fit under every cap, or it is denied before anything is spent. Usage
+the provider did not report is recorded as unknown, never as zero, and by
+default stops further aux calls for the session. Nothing here raises a cap,
+switches a model or retries a call.
+
+State is durable when a store is given: each change is written before the reply
+(group commit in the Ray actor), and a restarted accountant reloads it — a
+restart never resets a spent budget or frees a held reservation.
 
 This is a guard on *reported* usage, not a billing cap on calls in flight: the
 provider's own records are the bill.
@@ -16,6 +36,7 @@ from typing import Any
 
 import msgspec
 
+from donecheck.actors.store import LedgerStore, StateWriter
 from donecheck.runtime.config import Config
 from donecheck.runtime.messages import (
     Ack,
@@ -31,7 +52,7 @@ from donecheck.runtime.messages import (
     UsageSummary,
 )
 
-__all__ = ["BudgetAccountant", "Caps", "SessionUsage", "grant"]
+__all__ = ["BudgetAccountant", "Caps", "Pool", "SessionUsage", "grant"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,34 +61,71 @@ class Caps:
     call_timeout_s: float = 150.0
     session_tokens: int = 200_000
     stop_on_unknown: bool = True
+    tenant_tokens: int | None = None
+    global_tokens: int | None = None
+    """This shard's share of the global cap."""
 
     @classmethod
     def from_config(cls, config: Config) -> Caps:
+        share = None
+        if config.global_aux_token_cap is not None:
+            share = config.global_aux_token_cap // config.budget_shards
         return cls(
             call_output_tokens=config.aux_max_output_tokens,
             call_timeout_s=config.aux_call_timeout_s,
             session_tokens=config.session_aux_token_cap,
             stop_on_unknown=config.unknown_usage_policy == "stop",
+            tenant_tokens=config.tenant_aux_token_cap,
+            global_tokens=share,
         )
 
 
-class SessionUsage(msgspec.Struct, kw_only=True):
-    """Mutable per-session tally (owned by one accountant shard)."""
+class Pool(msgspec.Struct, kw_only=True):
+    """Reported tokens and held reservations of a group (a tenant, a shard)."""
 
     tokens: int = 0
-    reserved: int = 0
+    reservations: dict[str, int] = {}
+
+    @property
+    def committed(self) -> int:
+        return self.tokens + sum(self.reservations.values())
+
+
+class SessionUsage(msgspec.Struct, kw_only=True):
+    """Per-session tally (owned by one accountant shard)."""
+
+    tokens: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_hit_tokens: int = 0
+    reservations: dict[str, int] = {}
+    """Reservation id → tokens held until its final settlement."""
     unknown_calls: int = 0
     rejected_attempts: int = 0
     main_calls: int = 0
     aux_calls: dict[str, int] = {}
     rechecks: int = 0
+    tenant: str | None = None
+
+    @property
+    def reserved(self) -> int:
+        return sum(self.reservations.values())
 
 
-def grant(usage: SessionUsage, request: Reserve, caps: Caps) -> Grant | Deny:
+def grant(
+    usage: SessionUsage,
+    request: Reserve,
+    caps: Caps,
+    *,
+    tenant: Pool | None = None,
+    shard: Pool | None = None,
+) -> Grant | Deny:
     """Whether one more aux call fits, with room for its complete answer.
 
     The call needs its prompt plus a full answer (the smaller of what it asks for
-    and the per-call cap) on top of what was used and what is already reserved.
+    and the per-call cap) on top of what was used and what is already reserved,
+    under the session cap and, when set, the tenant cap and this shard's share of
+    the global cap.
     """
     if request.prompt_tokens < 0 or request.max_output_tokens <= 0:
         return Deny(reservation_id=request.reservation_id, reason="invalid reservation size")
@@ -91,6 +149,18 @@ def grant(usage: SessionUsage, request: Reserve, caps: Caps) -> Grant | Deny:
                 f"> cap {caps.session_tokens}"
             ),
         )
+    for name, pool, cap in (
+        (f"tenant {request.tenant!r}", tenant, caps.tenant_tokens),
+        ("global (this shard's share)", shard, caps.global_tokens),
+    ):
+        if pool is not None and cap is not None and pool.committed + need > cap:
+            return Deny(
+                reservation_id=request.reservation_id,
+                reason=(
+                    f"{name} aux budget: {pool.committed} used or reserved + {need} for this"
+                    f" call > cap {cap}"
+                ),
+            )
     return Grant(
         reservation_id=request.reservation_id,
         max_output_tokens=output,
@@ -98,29 +168,108 @@ def grant(usage: SessionUsage, request: Reserve, caps: Caps) -> Grant | Deny:
     )
 
 
+_SESSION = "session:"
+_TENANT = "tenant:"
+_SHARD = "shard"
+_usage_decoder = msgspec.msgpack.Decoder(SessionUsage)
+_pool_decoder = msgspec.msgpack.Decoder(Pool)
+
+
 class BudgetAccountant:
-    def __init__(self, *, config: Config, shard: int = 0) -> None:
+    def __init__(self, *, config: Config, shard: int = 0, store: LedgerStore | None = None) -> None:
         self.shard = shard
         self._caps = Caps.from_config(config)
+        self._store = store
+        self._kind = f"budget-{shard}"
         self._sessions: dict[str, SessionUsage] = {}
-        self._reservations: dict[str, tuple[str, int]] = {}
-        self._stats = {"granted": 0, "denied": 0, "settled": 0}
+        self._tenants: dict[str, Pool] = {}
+        self._pool = Pool()
+        self._held: dict[str, tuple[str, int]] = {}
+        """Reservation id → (session id, tokens held)."""
+        self._stats = {"granted": 0, "denied": 0, "settled": 0, "restored_sessions": 0}
+        self._writer = StateWriter(store, self._kind) if store is not None else None
+        if store is not None:
+            self._restore(store)
+
+    # ------------------------------------------------------------ durability
+
+    def _restore(self, store: LedgerStore) -> None:
+        for key, data in store.list_state(self._kind):
+            if key.startswith(_SESSION):
+                usage = _usage_decoder.decode(data)
+                session_id = key[len(_SESSION) :]
+                self._sessions[session_id] = usage
+                for rid, held in usage.reservations.items():
+                    self._held[rid] = (session_id, held)
+            elif key.startswith(_TENANT):
+                self._tenants[key[len(_TENANT) :]] = _pool_decoder.decode(data)
+            elif key == _SHARD:
+                self._pool = _pool_decoder.decode(data)
+        self._stats["restored_sessions"] = len(self._sessions)
+
+    def _dirty(self, session_id: str, usage: SessionUsage) -> list[tuple[str, bytes]]:
+        items = [(_SESSION + session_id, msgspec.msgpack.encode(usage))]
+        if usage.tenant is not None and usage.tenant in self._tenants:
+            items.append(
+                (_TENANT + usage.tenant, msgspec.msgpack.encode(self._tenants[usage.tenant]))
+            )
+        if self._caps.global_tokens is not None:
+            items.append((_SHARD, msgspec.msgpack.encode(self._pool)))
+        return items
 
     def handle(self, msg: BudgetInbox) -> BudgetReply:
+        """Apply one message; with a store, the change is written before the reply."""
+        reply, dirty = self.apply(msg)
+        if self._store is not None and dirty:
+            self._store.put_states(self._kind, dirty)
+        return reply
+
+    async def handle_async(self, msg: BudgetInbox) -> BudgetReply:
+        """:meth:`handle` for an async actor: group-committed writes."""
+        reply, dirty = self.apply(msg)
+        if self._writer is not None:
+            for key, data in dirty:
+                await self._writer.save(key, data)
+        return reply
+
+    # ------------------------------------------------------------------ logic
+
+    def _usage(self, session_id: str, tenant: str | None) -> SessionUsage:
+        usage = self._sessions.get(session_id)
+        if usage is None:
+            usage = self._sessions[session_id] = SessionUsage(tenant=tenant)
+        elif tenant is not None and usage.tenant is None:
+            usage.tenant = tenant
+        return usage
+
+    def _tenant_pool(self, usage: SessionUsage) -> Pool | None:
+        if usage.tenant is None or self._caps.tenant_tokens is None:
+            return None
+        return self._tenants.setdefault(usage.tenant, Pool())
+
+    def apply(self, msg: BudgetInbox) -> tuple[BudgetReply, list[tuple[str, bytes]]]:
+        """The reply and the state entries to persist. No I/O, no ``await``: atomic."""
         match msg:
             case Reserve():
-                usage = self._sessions.setdefault(msg.session_id, SessionUsage())
-                answer = grant(usage, msg, self._caps)
-                if isinstance(answer, Grant):
-                    held = msg.prompt_tokens + answer.max_output_tokens
-                    usage.reserved += held
-                    self._reservations[msg.reservation_id] = (msg.session_id, held)
-                    self._stats["granted"] += 1
-                else:
+                usage = self._usage(msg.session_id, msg.tenant)
+                tenant = self._tenant_pool(usage)
+                shard = self._pool if self._caps.global_tokens is not None else None
+                answer = grant(usage, msg, self._caps, tenant=tenant, shard=shard)
+                if not isinstance(answer, Grant):
                     self._stats["denied"] += 1
-                return answer
+                    return answer, []
+                held = msg.prompt_tokens + answer.max_output_tokens
+                usage.reservations = {**usage.reservations, msg.reservation_id: held}
+                for pool in (tenant, shard):
+                    if pool is not None:
+                        pool.reservations = {**pool.reservations, msg.reservation_id: held}
+                self._held[msg.reservation_id] = (msg.session_id, held)
+                self._stats["granted"] += 1
+                return answer, self._dirty(msg.session_id, usage)
             case UsageReport():
-                usage = self._sessions.setdefault(msg.session_id, SessionUsage())
+                usage = self._usage(msg.session_id, msg.tenant)
+                tenant = self._tenant_pool(usage)
+                shard = self._pool if self._caps.global_tokens is not None else None
                 unknown = msg.input_tokens is None or msg.output_tokens is None
                 if unknown and msg.rejected:
                     unknown = False  # refused before any output: nothing was used
@@ -128,40 +277,73 @@ class BudgetAccountant:
                 elif unknown:
                     usage.unknown_calls += 1
                 else:
-                    usage.tokens += (msg.input_tokens or 0) + (msg.output_tokens or 0)
+                    spent = (msg.input_tokens or 0) + (msg.output_tokens or 0)
+                    usage.tokens += spent
+                    usage.input_tokens += msg.input_tokens or 0
+                    usage.output_tokens += msg.output_tokens or 0
+                    usage.cache_hit_tokens += msg.cache_hit_tokens or 0
+                    for pool in (tenant, shard):
+                        if pool is not None:
+                            pool.tokens += spent
                 if msg.attempt == 1:
-                    usage.aux_calls[msg.kind] = usage.aux_calls.get(msg.kind, 0) + 1
+                    usage.aux_calls = {
+                        **usage.aux_calls,
+                        msg.kind: usage.aux_calls.get(msg.kind, 0) + 1,
+                    }
                     if msg.kind == "review" and usage.aux_calls[msg.kind] > 1:
                         usage.rechecks += 1
                 if msg.final:
-                    _, held = self._reservations.pop(msg.reservation_id, ("", 0))
-                    usage.reserved = max(0, usage.reserved - held)
+                    self._held.pop(msg.reservation_id, None)
+                    usage.reservations = {
+                        k: v for k, v in usage.reservations.items() if k != msg.reservation_id
+                    }
+                    for pool in (tenant, shard):
+                        if pool is not None:
+                            pool.reservations = {
+                                k: v
+                                for k, v in pool.reservations.items()
+                                if k != msg.reservation_id
+                            }
                 self._stats["settled"] += 1
-                return Settled(
-                    reservation_id=msg.reservation_id,
-                    session_tokens=usage.tokens,
-                    unknown=unknown,
+                return (
+                    Settled(
+                        reservation_id=msg.reservation_id,
+                        session_tokens=usage.tokens,
+                        unknown=unknown,
+                    ),
+                    self._dirty(msg.session_id, usage),
                 )
             case MainCallRecorded():
-                usage = self._sessions.setdefault(msg.session_id, SessionUsage())
+                usage = self._usage(msg.session_id, msg.tenant)
                 usage.main_calls += msg.count
-                return Ack(session_id=msg.session_id, detail=f"main calls {usage.main_calls}")
+                return (
+                    Ack(session_id=msg.session_id, detail=f"main calls {usage.main_calls}"),
+                    self._dirty(msg.session_id, usage),
+                )
             case BudgetQuery():
                 usage = self._sessions.get(msg.session_id, SessionUsage())
-                return UsageSummary(
-                    session_id=msg.session_id,
-                    main_calls=usage.main_calls,
-                    aux_calls=dict(usage.aux_calls),
-                    aux_tokens=usage.tokens,
-                    unknown_calls=usage.unknown_calls,
-                    rechecks=usage.rechecks,
-                )
+                return self.summary(msg.session_id, usage), []
         raise TypeError(f"the budget accountant does not accept {type(msg).__name__}")
+
+    def summary(self, session_id: str, usage: SessionUsage) -> UsageSummary:
+        return UsageSummary(
+            session_id=session_id,
+            main_calls=usage.main_calls,
+            aux_calls=dict(usage.aux_calls),
+            aux_tokens=usage.tokens,
+            unknown_calls=usage.unknown_calls,
+            rechecks=usage.rechecks,
+            reserved_tokens=usage.reserved,
+            cache_hit_tokens=usage.cache_hit_tokens,
+            cap=self._caps.session_tokens,
+        )
 
     def statistics(self) -> dict[str, Any]:
         return {
             "shard": self.shard,
             "sessions": len(self._sessions),
-            "reservations": len(self._reservations),
+            "reservations": len(self._held),
+            "tenants": len(self._tenants),
             **self._stats,
+            "commits": self._writer.commits if self._writer else 0,
         }

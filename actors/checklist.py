@@ -8,6 +8,7 @@ text itself never goes into the conversation — only this checklist.
 
 from __future__ import annotations
 
+from donecheck.actors.rules import FIX_RULES
 from donecheck.runtime.messages import Finding, Verdict
 
 __all__ = ["round_label", "steer_message"]
@@ -39,8 +40,13 @@ def steer_message(
     preview = " ".join(request.split())
     if len(preview) > _REQUEST_PREVIEW:
         preview = preview[: _REQUEST_PREVIEW - 1] + "…"
+    # a defect: a rule's hard gate, or a judge finding the evidence backs; everything
+    # else asks for evidence (run this, show that) without presuming the work wrong
     fixes = [
-        f for f in verdict.findings if f.rule != "unproven_claim" and verdict.decision == "need_fix"
+        f
+        for f in verdict.findings
+        if verdict.decision == "need_fix"
+        and (f.rule in FIX_RULES or (f.rule is None and f.evidence))
     ]
     gather = [f for f in verdict.findings if f not in fixes]
     lines = [

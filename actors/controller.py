@@ -10,6 +10,10 @@ the pure :func:`~donecheck.actors.loop.next_action`.
 * ``Cancel`` and a new user input bump the session's generation and cancel an
   in-flight review; a late result for an old generation is discarded.
 * A review that fails or times out gives ``Report(unverified)`` — no loop, no pass.
+* State is durable when a store is given: every change to a session (its task,
+  rounds, chain, policy, the last action) is committed before the reply, and a
+  restarted controller reloads a session the first time it is touched — a
+  restart never resets a round count or forgets an opt-out.
 """
 
 from __future__ import annotations
@@ -32,7 +36,8 @@ from donecheck.actors.loop import (
     next_action,
     progress_key,
 )
-from donecheck.actors.peers import LedgerPort, ReviewerPort
+from donecheck.actors.peers import BudgetPort, LedgerPort, ReviewerPort
+from donecheck.actors.store import LedgerStore, StateWriter
 from donecheck.runtime.clock import Clock, SystemClock
 from donecheck.runtime.config import Config
 from donecheck.runtime.errors import UnknownSessionError
@@ -40,20 +45,28 @@ from donecheck.runtime.evidence import operations
 from donecheck.runtime.ids import new_id
 from donecheck.runtime.messages import (
     Ack,
+    AuxKind,
+    BudgetQuery,
     Cancel,
     ControllerAction,
     ControllerInbox,
+    Deliver,
     Material,
     MaterialRecorded,
+    MilestoneCheck,
     NoVerdict,
     Policy,
+    Report,
     ReportCard,
     ReportQuery,
     ReviewRequest,
     ReviewResult,
     SessionClosed,
     SessionOpened,
+    SetPolicy,
+    Steer,
     TurnStopping,
+    UsageSummary,
     UserInput,
     Verdict,
     ViewRequest,
@@ -62,6 +75,20 @@ from donecheck.runtime.messages import (
 __all__ = ["CompletionController"]
 
 _HISTORY = 16  # finished tasks kept per session for report()
+
+
+class SessionRecord(msgspec.Struct, kw_only=True):
+    """What the controller keeps durable about one session."""
+
+    policy: Policy
+    task: TaskState
+    history: tuple[TaskState, ...] = ()
+    last_answer: str | None = None
+    last_action: Deliver | Steer | Report | None = None
+    closed: bool = False
+
+
+_record_decoder = msgspec.msgpack.Decoder(SessionRecord)
 
 
 @dataclass(slots=True)
@@ -76,6 +103,17 @@ class _Session:
     inflight: asyncio.Task[tuple[ReviewResult, str]] | None = None
     materials: list[asyncio.Task[None]] = field(default_factory=list)
     history: list[TaskState] = field(default_factory=list)
+    closed: bool = False
+
+    def record(self) -> SessionRecord:
+        return SessionRecord(
+            policy=self.policy,
+            task=self.task,
+            history=tuple(self.history),
+            last_answer=self.last_answer,
+            last_action=self.last_action,
+            closed=self.closed,
+        )
 
 
 class CompletionController:
@@ -85,6 +123,8 @@ class CompletionController:
         config: Config,
         ledger: LedgerPort,
         reviewer: ReviewerPort,
+        budget: BudgetPort | None = None,
+        store: LedgerStore | None = None,
         shard: int = 0,
         clock: Clock | None = None,
     ) -> None:
@@ -92,6 +132,10 @@ class CompletionController:
         self._config = config
         self._ledger = ledger
         self._reviewer = reviewer
+        self._budget = budget
+        self._store = store
+        self._kind = f"controller-{shard}"
+        self._writer = StateWriter(store, self._kind) if store is not None else None
         self._clock = clock or SystemClock()
         self._limits = Limits(
             max_rounds=config.max_rounds,
@@ -99,29 +143,73 @@ class CompletionController:
             trigger_min_chars=config.trigger_min_chars,
         )
         self._sessions: dict[str, _Session] = {}
-        self._stats = {"reviews": 0, "duplicates": 0, "discarded": 0, "unverified": 0}
+        self._stats = {
+            "reviews": 0,
+            "duplicates": 0,
+            "discarded": 0,
+            "unverified": 0,
+            "restored": 0,
+            "milestones": 0,
+        }
         self._timing = {"ledger_view_s": 0.0, "review_call_s": 0.0, "progress_s": 0.0}
 
     # ------------------------------------------------------------------ inbox
 
-    async def handle(self, msg: ControllerInbox) -> ControllerAction | Ack | ReportCard:
+    async def handle(
+        self, msg: ControllerInbox
+    ) -> ControllerAction | Ack | ReportCard | Verdict | NoVerdict:
         match msg:
             case TurnStopping():
                 return await self._turn_stopping(msg)
             case SessionOpened():
-                return self._open(msg)
+                return await self._open(msg)
             case UserInput():
-                return self._new_input(msg)
+                return await self._saved(msg.session_id, self._new_input(msg))
             case Cancel():
-                return self._cancel(msg)
+                return await self._saved(msg.session_id, self._cancel(msg))
+            case SetPolicy():
+                return await self._saved(msg.session_id, self._set_policy(msg))
+            case MilestoneCheck():
+                return await self._milestone(msg)
             case ReportQuery():
-                return self._report(msg)
+                return await self._report(msg)
             case SessionClosed():
-                card = self._report(ReportQuery(session_id=msg.session_id))
-                session = self._sessions.pop(msg.session_id)
+                card = await self._report(ReportQuery(session_id=msg.session_id))
+                session = self._get(msg.session_id)
                 self._invalidate(session)
+                session.closed = True
+                await self._save(msg.session_id, session)
+                self._sessions.pop(msg.session_id, None)
                 return card
         raise TypeError(f"the controller does not accept {type(msg).__name__}")
+
+    # ------------------------------------------------------------ durability
+
+    async def _save(self, session_id: str, session: _Session) -> None:
+        if self._writer is not None:
+            await self._writer.save(session_id, msgspec.msgpack.encode(session.record()))
+
+    async def _saved(self, session_id: str, reply: Ack) -> Ack:
+        await self._save(session_id, self._get(session_id))
+        return reply
+
+    def _restore(self, session_id: str) -> _Session | None:
+        if self._store is None:
+            return None
+        data = self._store.get_state(self._kind, session_id)
+        if data is None:
+            return None
+        record = _record_decoder.decode(data)
+        self._stats["restored"] += 1
+        return _Session(
+            policy=record.policy,
+            limits=self._limits.with_policy(record.policy),
+            task=record.task,
+            last_answer=record.last_answer,
+            last_action=record.last_action,
+            history=list(record.history),
+            closed=record.closed,
+        )
 
     def attach_materials(
         self, session_id: str, pending: Sequence[tuple[str, str, Awaitable[Material]]]
@@ -154,22 +242,32 @@ class CompletionController:
 
     # -------------------------------------------------------------- commands
 
-    def _get(self, session_id: str) -> _Session:
+    def _get(self, session_id: str, *, closed_ok: bool = False) -> _Session:
         session = self._sessions.get(session_id)
         if session is None:
-            raise UnknownSessionError(session_id)
+            session = self._restore(session_id)
+            if session is None:
+                raise UnknownSessionError(session_id)
+            if session.closed and not closed_ok:
+                raise UnknownSessionError(session_id, "the session is closed")
+            if not session.closed:
+                self._sessions[session_id] = session
         return session
 
-    def _open(self, msg: SessionOpened) -> Ack:
-        if msg.session_id in self._sessions:
+    async def _open(self, msg: SessionOpened) -> Ack:
+        known = self._sessions.get(msg.session_id) or self._restore(msg.session_id)
+        if known is not None:
+            if not known.closed:
+                self._sessions[msg.session_id] = known
             return Ack(session_id=msg.session_id, detail="already open")
-        self._sessions[msg.session_id] = _Session(
+        session = self._sessions[msg.session_id] = _Session(
             policy=msg.policy,
             limits=self._limits.with_policy(msg.policy),
             task=TaskState(
                 session_id=msg.session_id, request_id=msg.request_id, request=msg.request
             ),
         )
+        await self._save(msg.session_id, session)
         return Ack(session_id=msg.session_id, detail="opened")
 
     def _invalidate(self, session: _Session) -> None:
@@ -206,15 +304,64 @@ class CompletionController:
             detail="cancelled an in-flight review" if in_flight else "cancelled",
         )
 
-    def _report(self, msg: ReportQuery) -> ReportCard:
+    def _set_policy(self, msg: SetPolicy) -> Ack:
         session = self._get(msg.session_id)
+        if msg.scope == "session":
+            session.policy = msgspec.structs.replace(session.policy, review=msg.review)
+            return Ack(
+                session_id=msg.session_id,
+                detail=f"review {'on' if msg.review else 'off'} for the session",
+            )
+        session.task = msgspec.structs.replace(session.task, opted_out=not msg.review)
+        return Ack(
+            session_id=msg.session_id,
+            detail=f"review {'on' if msg.review else 'off'} for request {session.task.request_id}",
+        )
+
+    async def _usage(self, session: _Session) -> UsageSummary | None:
+        if self._budget is None:
+            return None
+        try:
+            return await self._budget.usage(
+                BudgetQuery(session_id=session.task.session_id, tenant=session.policy.tenant)
+            )
+        except Exception:  # a report without usage beats no report
+            return None
+
+    async def _report(self, msg: ReportQuery) -> ReportCard:
+        session = self._get(msg.session_id, closed_ok=True)
         task = session.task
         if msg.request_id is not None and msg.request_id != task.request_id:
             matches = [t for t in session.history if t.request_id == msg.request_id]
             if not matches:
                 raise UnknownSessionError(msg.session_id, f"no task {msg.request_id!r}")
             task = matches[-1]
-        return card_of(task, session.limits.max_rounds)
+        return card_of(task, session.limits.max_rounds, await self._usage(session))
+
+    async def _with_usage(self, session: _Session, action: ControllerAction) -> ControllerAction:
+        usage = await self._usage(session)
+        if usage is None:
+            return action
+        return msgspec.structs.replace(
+            action, report=msgspec.structs.replace(action.report, usage=usage)
+        )
+
+    async def _milestone(self, msg: MilestoneCheck) -> Ack | Verdict | NoVerdict:
+        """One advisory mid-task review per request, when enabled. Never steers."""
+        session = self._get(msg.session_id)
+        if not self._config.milestone_checks:
+            return Ack(session_id=msg.session_id, detail="milestone checks are off")
+        if session.task.milestone_used:
+            return Ack(
+                session_id=msg.session_id,
+                detail="the milestone check of this request was used already",
+            )
+        session.task = msgspec.structs.replace(session.task, milestone_used=True)
+        await self._save(msg.session_id, session)
+        self._stats["milestones"] += 1
+        note = msg.note or "(the agent asks whether it is on track)"
+        result, _ = await self._review(session, session.task, note, kind="milestone")
+        return result
 
     # ------------------------------------------------------------ the review
 
@@ -225,18 +372,20 @@ class CompletionController:
             if session.last_answer == digest and session.last_action is not None:
                 self._stats["duplicates"] += 1
                 return session.last_action
-            action = await self._decide(session, msg)
+            action = await self._with_usage(session, await self._decide(session, msg))
             session.last_answer = digest
             session.last_action = action
+            await self._save(msg.session_id, session)
             return action
 
     async def _decide(self, session: _Session, msg: TurnStopping) -> ControllerAction:
         task, limits = session.task, session.limits
         if task.end_reason is not None:
             return ending_action(task, limits)
-        if not session.policy.review:
+        if not session.policy.review or task.opted_out:
+            scope = "this request" if session.policy.review else "this session"
             session.task, action = end_without_review(
-                task, "opted_out", "DoneCheck is turned off for this session.", limits
+                task, "opted_out", f"DoneCheck is turned off for {scope}.", limits
             )
             return action
         if is_trivial(msg.answer, limits.trigger_min_chars):
@@ -273,7 +422,7 @@ class CompletionController:
         return action
 
     async def _review(
-        self, session: _Session, task: TaskState, answer: str
+        self, session: _Session, task: TaskState, answer: str, kind: AuxKind = "review"
     ) -> tuple[ReviewResult, str]:
         review_id = new_id("rv-")
         if session.materials:
@@ -292,6 +441,8 @@ class CompletionController:
             entries=view.entries,
             fingerprint=view.fingerprint,
             round=task.rounds_used,
+            kind=kind,
+            tenant=session.policy.tenant,
         )
         timeout = self._config.review_timeout_s
         try:

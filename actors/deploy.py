@@ -25,11 +25,12 @@ from donecheck.actors.budget import BudgetAccountant
 from donecheck.actors.controller import CompletionController
 from donecheck.actors.ledger import EvidenceLedger
 from donecheck.actors.parser import AttachmentParser
-from donecheck.actors.peers import RayBudgets, RayLedgers, RayReviewers
+from donecheck.actors.peers import RayBudgets, RayLedgers, RayReviewers, budget_key
 from donecheck.actors.reviewer import Reviewer
 from donecheck.actors.store import open_store
 from donecheck.runtime.config import Config
 from donecheck.runtime.ids import shard_of
+from donecheck.runtime.messages import BudgetInbox, BudgetReply
 
 __all__ = ["Deployment", "actor_names", "deploy"]
 
@@ -80,8 +81,26 @@ class _RayController(CompletionController):
             config=config,
             ledger=RayLedgers(_lookup("ledger", config.ledger_shards, ns)),
             reviewer=RayReviewers(_lookup("reviewer", config.reviewer_actors, ns)),
+            budget=RayBudgets(ns, config.budget_shards),
+            store=open_store(config.effective_store_url, f"controller-{shard}"),
             shard=shard,
         )
+
+
+class _RayBudget(BudgetAccountant):
+    """The accountant with its durable state in the deployment's store. An async
+    actor: each message is applied at once (atomically), and its state change is
+    group-committed before the reply."""
+
+    def __init__(self, *, config: Config, shard: int) -> None:
+        super().__init__(
+            config=config,
+            shard=shard,
+            store=open_store(config.effective_store_url, f"budget-{shard}"),
+        )
+
+    async def handle(self, msg: BudgetInbox) -> BudgetReply:  # type: ignore[override]
+        return await self.handle_async(msg)
 
 
 class _RayReviewer(Reviewer):
@@ -103,7 +122,7 @@ _RemoteManifest: Any = ray.remote(_Manifest)
 _RemoteLedger: Any = ray.remote(_RayLedger)
 _RemoteController: Any = ray.remote(_RayController)
 _RemoteReviewer: Any = ray.remote(_RayReviewer)
-_RemoteBudget: Any = ray.remote(BudgetAccountant)
+_RemoteBudget: Any = ray.remote(_RayBudget)
 _RemoteParser: Any = ray.remote(AttachmentParser)
 
 
@@ -145,8 +164,8 @@ class Deployment:
     def controller_for(self, session_id: str) -> Any:
         return self.controllers[shard_of(session_id, len(self.controllers))]
 
-    def budget_for(self, session_id: str) -> Any:
-        return self.budgets[shard_of(session_id, len(self.budgets))]
+    def budget_for(self, session_id: str, tenant: str | None = None) -> Any:
+        return self.budgets[shard_of(budget_key(session_id, tenant), len(self.budgets))]
 
     def parser_for(self, sha256: str) -> Any:
         return self.parsers[shard_of(sha256, len(self.parsers))]
@@ -231,7 +250,9 @@ def deploy(config: Config, *, detached: bool, timeout_s: float = 120.0) -> Deplo
         for i in range(live.controller_shards)
     )
     budgets = tuple(
-        _RemoteBudget.options(**opts(f"budget-{i}", **restart)).remote(config=live, shard=i)
+        _RemoteBudget.options(
+            **opts(f"budget-{i}", max_concurrency=_CONTROLLER_CONCURRENCY, **restart)
+        ).remote(config=live, shard=i)
         for i in range(live.budget_shards)
     )
     # Parsing is a pure function of the bytes, so a call cut short by an actor's

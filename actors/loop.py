@@ -78,6 +78,10 @@ class TaskState(msgspec.Struct, frozen=True, kw_only=True):
     raw_reviews: tuple[str, ...] = ()
     unverified: tuple[str, ...] = ()
     coverage: tuple[Coverage, ...] = ()
+    quotes: dict[str, str] = {}
+    opted_out: bool = False
+    """Review turned off for this request only."""
+    milestone_used: bool = False
 
     @property
     def next_label(self) -> str:
@@ -124,6 +128,7 @@ def card_of(state: TaskState, max_rounds: int, usage: UsageSummary | None = None
         raw_reviews=state.raw_reviews,
         usage=usage,
         coverage=state.coverage,
+        quotes=state.quotes,
     )
 
 
@@ -167,6 +172,29 @@ def next_action(
     """
     label = state.next_label
     first = state.first_review_at if state.first_review_at is not None else now
+    if result.budget_denied is not None:
+        # past the aux budget no call is started: the loop ends here, saying why
+        findings = result.findings if isinstance(result, Verdict) else ()
+        state = msgspec.structs.replace(
+            state,
+            chain=(*state.chain, AnswerLink(label=label, decision="budget")),
+            first_review_at=first,
+            end_reason="budget",
+            findings=findings,
+            cited=result.cited if isinstance(result, Verdict) else {},
+            notes=tuple(
+                dict.fromkeys(
+                    (
+                        *state.notes,
+                        *result.notes,
+                        f"{label}: the aux budget refused the review: {result.budget_denied}",
+                    )
+                )
+            ),
+            unverified=tuple(f"{f.requirement}: {f.problem}" for f in findings)
+            or (f"{label}: not reviewed by the judge (aux budget)",),
+        )
+        return state, ending_action(state, limits)
     if isinstance(result, NoVerdict):
         state = msgspec.structs.replace(
             state,
@@ -195,6 +223,7 @@ def next_action(
         cited=verdict.cited,
         notes=notes,
         coverage=verdict.coverage,
+        quotes=verdict.quotes,
         raw_reviews=(*state.raw_reviews, verdict.raw_text)
         if verdict.raw_text
         else state.raw_reviews,

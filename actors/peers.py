@@ -16,6 +16,7 @@ from donecheck.actors.ledger import EvidenceLedger
 from donecheck.runtime.ids import shard_of
 from donecheck.runtime.messages import (
     AppendAck,
+    BudgetQuery,
     Deny,
     Grant,
     LedgerEvent,
@@ -25,6 +26,7 @@ from donecheck.runtime.messages import (
     ReviewResult,
     Settled,
     UsageReport,
+    UsageSummary,
     ViewRequest,
     encode_events,
     view_decoder,
@@ -40,6 +42,7 @@ __all__ = [
     "RayLedgers",
     "RayReviewers",
     "ReviewerPort",
+    "budget_key",
 ]
 
 
@@ -59,6 +62,14 @@ class BudgetPort(Protocol):
     async def reserve(self, request: Reserve) -> Grant | Deny: ...
 
     async def settle(self, report: UsageReport) -> Settled: ...
+
+    async def usage(self, query: BudgetQuery) -> UsageSummary: ...
+
+
+def budget_key(session_id: str, tenant: str | None) -> str:
+    """What picks a budget shard: the tenant when there is one (so one shard sees all
+    of a tenant's sessions), else the session."""
+    return f"tenant:{tenant}" if tenant else session_id
 
 
 def _single_session(events: Sequence[LedgerEvent]) -> str:
@@ -130,17 +141,23 @@ class LocalBudgets:
     def __init__(self, accountants: Sequence[BudgetAccountant]) -> None:
         self.accountants = list(accountants)
 
-    def _for(self, session_id: str) -> BudgetAccountant:
-        return self.accountants[shard_of(session_id, len(self.accountants))]
+    def _for(self, session_id: str, tenant: str | None) -> BudgetAccountant:
+        key = budget_key(session_id, tenant)
+        return self.accountants[shard_of(key, len(self.accountants))]
 
     async def reserve(self, request: Reserve) -> Grant | Deny:
-        answer = self._for(request.session_id).handle(request)
+        answer = self._for(request.session_id, request.tenant).handle(request)
         assert isinstance(answer, Grant | Deny)
         return answer
 
     async def settle(self, report: UsageReport) -> Settled:
-        answer = self._for(report.session_id).handle(report)
+        answer = self._for(report.session_id, report.tenant).handle(report)
         assert isinstance(answer, Settled)
+        return answer
+
+    async def usage(self, query: BudgetQuery) -> UsageSummary:
+        answer = self._for(query.session_id, query.tenant).handle(query)
+        assert isinstance(answer, UsageSummary)
         return answer
 
 
@@ -153,19 +170,24 @@ class RayBudgets:
         self.count = count
         self._handles: list[Any] | None = None
 
-    def _for(self, session_id: str) -> Any:
+    def _for(self, session_id: str, tenant: str | None) -> Any:
         if self._handles is None:
             import ray
 
             self._handles = [
                 ray.get_actor(f"budget-{i}", namespace=self.namespace) for i in range(self.count)
             ]
-        return self._handles[shard_of(session_id, self.count)]
+        return self._handles[shard_of(budget_key(session_id, tenant), self.count)]
 
     async def reserve(self, request: Reserve) -> Grant | Deny:
-        answer: Grant | Deny = await self._for(request.session_id).handle.remote(request)
+        handle = self._for(request.session_id, request.tenant)
+        answer: Grant | Deny = await handle.handle.remote(request)
         return answer
 
     async def settle(self, report: UsageReport) -> Settled:
-        answer: Settled = await self._for(report.session_id).handle.remote(report)
+        answer: Settled = await self._for(report.session_id, report.tenant).handle.remote(report)
+        return answer
+
+    async def usage(self, query: BudgetQuery) -> UsageSummary:
+        answer: UsageSummary = await self._for(query.session_id, query.tenant).handle.remote(query)
         return answer

@@ -281,10 +281,17 @@ class Reviewer:
                 material_chars=self._config.material_excerpt_chars,
             )
             self._timing["prepare_s"] += time.perf_counter() - started
-            generation = await self._call("review", request.session_id, prompt.messages, prompt)
+            generation = await self._call(
+                request.kind, request.session_id, prompt.messages, prompt, tenant=request.tenant
+            )
         finally:
             self._limit.release()
-        if isinstance(generation, str):  # not called, or the call failed
+        if isinstance(generation, _Denied):  # past the budget: the rules decided alone
+            return msgspec.structs.replace(
+                _noted(rules, f"The judge was not called: {generation.reason}."),
+                budget_denied=generation.reason,
+            )
+        if isinstance(generation, str):  # the call failed
             return _fallback(rules, generation)
         started = time.perf_counter()
         try:
@@ -299,7 +306,8 @@ class Reviewer:
         messages: Sequence[dict[str, object]],
         prompt: ReviewPrompt | None = None,
         estimated_tokens: int | None = None,
-    ) -> Generation | str:
+        tenant: str | None = None,
+    ) -> Generation | _Denied | str:
         """One aux call with its budget reservation; a string says why it gave nothing."""
         assert self.route is not None
         tokens = prompt.estimated_tokens if prompt is not None else (estimated_tokens or 0)
@@ -312,11 +320,12 @@ class Reviewer:
                 kind=kind,
                 prompt_tokens=tokens,
                 max_output_tokens=self.route.max_tokens,
+                tenant=tenant,
             )
         )
         if isinstance(answer, Deny):
             self._stats["budget_denied"] += 1
-            return f"The judge was not called ({kind}): {answer.reason}."
+            return _Denied(answer.reason)
         provider = self._provider_now()
         self._stats["judge_calls" if kind == "review" else "preanalysis_calls"] += 1
         called = time.perf_counter()
@@ -327,12 +336,12 @@ class Reviewer:
             )
         except ProviderError as exc:
             self._stats["judge_failures"] += 1
-            await self._settle(reservation, session_id, kind, exc.attempts)
+            await self._settle(reservation, session_id, kind, exc.attempts, tenant)
             return f"The judge call failed ({kind}): {exc}"
         finally:
             returned = time.perf_counter()
             self._timing["provider_s"] += returned - called
-        await self._settle(reservation, session_id, kind, generation.attempts)
+        await self._settle(reservation, session_id, kind, generation.attempts, tenant)
         self._timing["budget_s"] += time.perf_counter() - returned
         return generation
 
@@ -347,7 +356,12 @@ class Reviewer:
         return self._provider
 
     async def _settle(
-        self, reservation: str, session_id: str, kind: AuxKind, attempts: Sequence[Attempt]
+        self,
+        reservation: str,
+        session_id: str,
+        kind: AuxKind,
+        attempts: Sequence[Attempt],
+        tenant: str | None = None,
     ) -> None:
         attempts = attempts or (Attempt(1, None, Usage(), "no attempt was made"),)
         for n, attempt in enumerate(attempts, start=1):
@@ -363,6 +377,7 @@ class Reviewer:
                     cache_miss_tokens=attempt.usage.cache_miss_tokens,
                     final=n == len(attempts),
                     rejected=attempt.rejected,
+                    tenant=tenant,
                 )
             )
 
@@ -395,12 +410,21 @@ class Reviewer:
         messages = preanalysis_messages(block)
         estimate = int(sum(len(str(m["content"])) for m in messages) / 3.5)
         generation = await self._call(
-            "pre_analysis", request.session_id, messages, estimated_tokens=estimate
+            "pre_analysis",
+            request.session_id,
+            messages,
+            estimated_tokens=estimate,
+            tenant=request.tenant,
         )
         fallback = extract_acceptance(request.request_id, request.request, materials)
-        if isinstance(generation, str):
+        if isinstance(generation, _Denied | str):
+            why = (
+                f"The pre-analysis was not run: {generation.reason}."
+                if isinstance(generation, _Denied)
+                else generation
+            )
             return msgspec.structs.replace(
-                fallback, notes=(*fallback.notes, f"{generation} Items extracted by rules.")
+                fallback, notes=(*fallback.notes, f"{why} Items extracted by rules.")
             )
         parsed = parse_preanalysis(
             generation.text,
@@ -489,7 +513,26 @@ class Reviewer:
             notes=tuple(dict.fromkeys([*notes, *rules_notes])),
             cited={**_describe(prompt, merged), **rules.cited},
             coverage=coverage,
+            quotes=_quotes(prompt, merged),
         )
+
+
+class _Denied:
+    """The budget accountant refused the call: nothing was spent."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+
+def _quotes(prompt: ReviewPrompt, findings: Sequence[Finding]) -> dict[str, str]:
+    """What the cited material blocks literally say (not the judge's reading of them)."""
+    quotes: dict[str, str] = {}
+    for finding in findings:
+        for eid in finding.evidence:
+            if "#" in eid and eid in prompt.given.texts:
+                text = prompt.given.texts[eid].strip()
+                quotes[eid] = text if len(text) <= 400 else text[:399] + "…"
+    return quotes
 
 
 def _noted(verdict: Verdict, note: str) -> Verdict:

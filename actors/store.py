@@ -21,6 +21,7 @@ password removed from the URL.
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 import threading
 import time
@@ -39,6 +40,7 @@ __all__ = [
     "MemoryStore",
     "PostgresStore",
     "SqliteStore",
+    "StateWriter",
     "open_store",
 ]
 
@@ -85,6 +87,10 @@ class LedgerStore(Protocol):
         ...
 
     def put_state(self, kind: str, key: str, data: bytes) -> None: ...
+
+    def put_states(self, kind: str, items: Sequence[tuple[str, bytes]]) -> None:
+        """Write several keys of ``kind`` in one transaction."""
+        ...
 
     def get_state(self, kind: str, key: str) -> bytes | None: ...
 
@@ -154,6 +160,11 @@ class MemoryStore:
     def put_state(self, kind: str, key: str, data: bytes) -> None:
         with self._lock:
             self._state[(kind, key)] = data
+
+    def put_states(self, kind: str, items: Sequence[tuple[str, bytes]]) -> None:
+        with self._lock:
+            for key, data in items:
+                self._state[(kind, key)] = data
 
     def get_state(self, kind: str, key: str) -> bytes | None:
         with self._lock:
@@ -278,6 +289,12 @@ class _SqlStore:
         self._run(
             lambda: self._execute(self._sql(self._UPSERT_STATE), (kind, key, data, time.time()))
         )
+
+    def put_states(self, kind: str, items: Sequence[tuple[str, bytes]]) -> None:
+        now = time.time()
+        rows = [(kind, key, data, now) for key, data in items]
+        if rows:
+            self._run(lambda: self._executemany(self._sql(self._UPSERT_STATE), rows))
 
     def get_state(self, kind: str, key: str) -> bytes | None:
         def work() -> bytes | None:
@@ -431,3 +448,48 @@ class PostgresStore(_SqlStore):
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+
+class StateWriter:
+    """Durable state writes with group commit, for async actors.
+
+    ``await save(key, data)`` returns once the value is committed. Writes that
+    arrive while a commit runs go together in the next transaction (one fsync
+    for all of them), in a worker thread so the actor's event loop keeps
+    serving. A later value for a key replaces an earlier one not yet written.
+    """
+
+    def __init__(self, store: LedgerStore, kind: str) -> None:
+        self.store = store
+        self.kind = kind
+        self._pending: dict[str, tuple[bytes, list[asyncio.Future[None]]]] = {}
+        self._flusher: asyncio.Task[None] | None = None
+        self.commits = 0
+        self.writes = 0
+
+    async def save(self, key: str, data: bytes) -> None:
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        waiting = self._pending.get(key)
+        self._pending[key] = (data, [*(waiting[1] if waiting else []), future])
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.ensure_future(self._flush())
+        await future
+
+    async def _flush(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, {}
+            items = [(key, data) for key, (data, _) in batch.items()]
+            try:
+                await asyncio.to_thread(self.store.put_states, self.kind, items)
+            except Exception as exc:  # every waiter learns its write failed
+                for _, futures in batch.values():
+                    for future in futures:
+                        if not future.done():
+                            future.set_exception(exc)
+                continue
+            self.commits += 1
+            self.writes += len(items)
+            for _, futures in batch.values():
+                for future in futures:
+                    if not future.done():
+                        future.set_result(None)

@@ -220,7 +220,7 @@ class DoneCheck:
                 actor="controller",
                 timeout_s=timeout,
             )
-        return Session(self, opened.session_id, opened.request_id)
+        return Session(self, opened.session_id, opened.request_id, opened.policy.tenant)
 
     async def open_session_async(
         self,
@@ -246,7 +246,7 @@ class DoneCheck:
                 actor="controller",
                 timeout_s=timeout,
             )
-        return AsyncSession(self, opened.session_id, opened.request_id)
+        return AsyncSession(self, opened.session_id, opened.request_id, opened.policy.tenant)
 
     # --------------------------------------------------------------- parsing
 

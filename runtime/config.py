@@ -54,7 +54,18 @@ class Config(BaseSettings):
     session_aux_token_cap: int = Field(
         200_000, gt=0, description="Reported aux tokens per session before aux calls stop."
     )
-    unknown_usage_policy: Literal["stop", "continue"] = "stop"
+    unknown_usage_policy: Literal["stop", "continue"] = Field(
+        "stop", description="What unreported usage does: stop further aux calls, or not."
+    )
+    tenant_aux_token_cap: int | None = Field(
+        None, gt=0, description="Reported aux tokens per tenant (sessions opened with a tenant)."
+    )
+    global_aux_token_cap: int | None = Field(
+        None, gt=0, description="Reported aux tokens in all, split evenly across budget shards."
+    )
+    milestone_checks: bool = Field(
+        False, description="Let the agent ask for one mid-task check per request (SPEC §9)."
+    )
 
     # -------------------------------------------------------- evidence (SPEC §4)
     answer_excerpt_chars: int = Field(8_000, gt=0)

@@ -71,6 +71,7 @@ __all__ = [
     "Material",
     "MaterialRecorded",
     "Message",
+    "MilestoneCheck",
     "NoVerdict",
     "Operation",
     "ParseRequest",
@@ -88,6 +89,7 @@ __all__ = [
     "ReviewerInbox",
     "SessionClosed",
     "SessionOpened",
+    "SetPolicy",
     "Settled",
     "Steer",
     "ToolCall",
@@ -157,6 +159,8 @@ class Policy(Message, frozen=True, kw_only=True):
     """``False`` opts the whole session out of review (kept in durable state)."""
     max_rounds: int | None = None
     round_window_s: float | None = None
+    tenant: str | None = None
+    """Whose budget the session's aux calls count against (per-tenant caps)."""
 
 
 class AttachmentRef(Message, frozen=True, kw_only=True):
@@ -520,6 +524,9 @@ class ReviewRequest(Message, frozen=True, kw_only=True):
     """Pre-analysis of the task, when the caller has it (else the reviewer makes it)."""
     fingerprint: str = ""
     round: int = 0
+    kind: AuxKind = "review"
+    """``milestone`` for a mid-task check the agent asked for (advisory only)."""
+    tenant: str | None = None
 
 
 class Verdict(Message, frozen=True, kw_only=True):
@@ -535,6 +542,10 @@ class Verdict(Message, frozen=True, kw_only=True):
     """Short description of every evidence id the findings cite."""
     coverage: tuple[Coverage, ...] = ()
     """Each acceptance item with the evidence that covers it, or "not verified"."""
+    quotes: dict[str, str] = {}
+    """What cited material blocks literally say (id → text), shown apart from judgements."""
+    budget_denied: str | None = None
+    """Why the budget accountant refused the judge call (the rules decided alone)."""
 
 
 class NoVerdict(Message, frozen=True, kw_only=True):
@@ -544,6 +555,7 @@ class NoVerdict(Message, frozen=True, kw_only=True):
     reason: str
     raw_text: str = ""
     notes: tuple[str, ...] = ()
+    budget_denied: str | None = None
 
 
 ReviewResult: TypeAlias = Verdict | NoVerdict
@@ -574,6 +586,26 @@ class ReportQuery(Message, frozen=True, kw_only=True):
     request_id: str | None = None
 
 
+class SetPolicy(Message, frozen=True, kw_only=True):
+    """Turn review off (or on) for the current request or for the whole session.
+
+    The session-wide choice is kept in durable state, so it survives a context
+    compaction or a controller restart.
+    """
+
+    session_id: str
+    review: bool
+    scope: Literal["request", "session"] = "request"
+
+
+class MilestoneCheck(Message, frozen=True, kw_only=True):
+    """The agent asks for its progress to be checked mid-task (off by default;
+    at most one per user request). The answer is advisory: it never steers."""
+
+    session_id: str
+    note: str = ""
+
+
 class AnswerLink(Message, frozen=True, kw_only=True):
     """One link of a verdict chain: ``A2 pass``."""
 
@@ -590,6 +622,10 @@ class UsageSummary(Message, frozen=True, kw_only=True):
     aux_tokens: int = 0
     unknown_calls: int = 0
     rechecks: int = 0
+    reserved_tokens: int = 0
+    cache_hit_tokens: int = 0
+    cap: int | None = None
+    """The session's aux token cap."""
 
     @property
     def cost_calls(self) -> int:
@@ -615,6 +651,8 @@ class ReportCard(Message, frozen=True, kw_only=True):
     raw_reviews: tuple[str, ...] = ()
     usage: UsageSummary | None = None
     coverage: tuple[Coverage, ...] = ()
+    quotes: dict[str, str] = {}
+    """What cited material blocks literally say (id → text), apart from the judgements."""
 
 
 class Deliver(Message, frozen=True, kw_only=True):
@@ -655,7 +693,14 @@ class Ack(Message, frozen=True, kw_only=True):
 
 
 ControllerInbox: TypeAlias = (
-    SessionOpened | UserInput | TurnStopping | Cancel | SessionClosed | ReportQuery
+    SessionOpened
+    | UserInput
+    | TurnStopping
+    | Cancel
+    | SessionClosed
+    | ReportQuery
+    | SetPolicy
+    | MilestoneCheck
 )
 
 
@@ -671,6 +716,7 @@ class Reserve(Message, frozen=True, kw_only=True):
     prompt_tokens: int
     max_output_tokens: int
     tenant: str | None = None
+    """Routes the reservation to the tenant's shard when per-tenant caps apply."""
 
 
 class Grant(Message, frozen=True, kw_only=True):
@@ -700,6 +746,7 @@ class UsageReport(Message, frozen=True, kw_only=True):
     cache_hit_tokens: int | None = None
     cache_miss_tokens: int | None = None
     final: bool = True
+    tenant: str | None = None
     rejected: bool = False
     """The provider refused the attempt with an HTTP error before any output
     (a 429, a 5xx): no usage to report, and none is owed."""
@@ -716,10 +763,12 @@ class MainCallRecorded(Message, frozen=True, kw_only=True):
 
     session_id: str
     count: int = 1
+    tenant: str | None = None
 
 
 class BudgetQuery(Message, frozen=True, kw_only=True):
     session_id: str
+    tenant: str | None = None
 
 
 BudgetInbox: TypeAlias = Reserve | UsageReport | MainCallRecorded | BudgetQuery

@@ -31,13 +31,18 @@ from donecheck.runtime.messages import (
     ControllerInbox,
     FileSnapshot,
     LedgerEvent,
+    MainCallRecorded,
+    MilestoneCheck,
+    NoVerdict,
     ReportCard,
     ReportQuery,
     SessionClosed,
+    SetPolicy,
     ToolCall,
     ToolResult,
     TurnStopping,
     UserInput,
+    Verdict,
     encode_events,
 )
 from donecheck.runtime.remote import aget, get
@@ -60,13 +65,17 @@ def bound_output(text: str, limit: int) -> tuple[str, bool]:
 
 
 class _SessionBase:
-    def __init__(self, app: DoneCheck, session_id: str, request_id: str) -> None:
+    def __init__(
+        self, app: DoneCheck, session_id: str, request_id: str, tenant: str | None = None
+    ) -> None:
         self._app = app
         self.session_id = session_id
         self.request_id = request_id
+        self.tenant = tenant
         deployment = app.deployment
         self._ledger = deployment.ledger_for(session_id)
         self._controller = deployment.controller_for(session_id)
+        self._budget = deployment.budget_for(session_id, tenant)
         self._snapshot_paths: set[str] = set()
         self._closed = False
 
@@ -182,6 +191,18 @@ class _SessionBase:
     def _closing(self) -> SessionClosed:
         return SessionClosed(**self._stamp())
 
+    def _policy(self, review: bool, scope: str) -> SetPolicy:
+        if scope not in {"request", "session"}:
+            raise ValueError(f"scope must be 'request' or 'session', not {scope!r}")
+        return SetPolicy(session_id=self.session_id, review=review, scope=scope)  # type: ignore[arg-type]
+
+    def _main_calls(self, count: int) -> Any:
+        self._check_open()
+        if count < 1:
+            raise ValueError(f"count must be at least 1, not {count}")
+        message = MainCallRecorded(session_id=self.session_id, count=count, tenant=self.tenant)
+        return self._budget.handle.remote(message)
+
 
 class Session(_SessionBase):
     """A blocking session handle. Use as a context manager to close it."""
@@ -271,6 +292,31 @@ class Session(_SessionBase):
         card: ReportCard = self._wait(self._ask_ref(query), "controller")
         return card
 
+    def opt_out(self, scope: str = "request") -> Ack:
+        """Turn review off for the current request, or (``scope="session"``) for the
+        whole session — kept in durable state, so it survives context compaction."""
+        ack: Ack = self._wait(self._ask_ref(self._policy(False, scope)), "controller")
+        return ack
+
+    def opt_in(self, scope: str = "request") -> Ack:
+        """Turn review back on."""
+        ack: Ack = self._wait(self._ask_ref(self._policy(True, scope)), "controller")
+        return ack
+
+    def record_main_calls(self, count: int = 1) -> None:
+        """The agent made ``count`` main model calls (``N`` in the cost ``N + 2 + R``)."""
+        self._wait(self._main_calls(count), "budget")
+
+    def milestone(self, note: str = "") -> Verdict | NoVerdict | Ack:
+        """Ask for progress to be checked mid-task (``milestone_checks`` on; one per
+        request). Advisory: the verdict never steers. An ``Ack`` says why not."""
+        result: Verdict | NoVerdict | Ack = self._wait(
+            self._ask_ref(MilestoneCheck(session_id=self.session_id, note=note)),
+            "controller",
+            self._app.config.review_call_timeout_s,
+        )
+        return result
+
     def close(self) -> ReportCard:
         """Close the session; returns the last task's report card."""
         closing = self._closing()
@@ -352,6 +398,25 @@ class AsyncSession(_SessionBase):
         query = ReportQuery(session_id=self.session_id, request_id=request_id)
         card: ReportCard = await self._wait(self._ask_ref(query), "controller")
         return card
+
+    async def opt_out(self, scope: str = "request") -> Ack:
+        ack: Ack = await self._wait(self._ask_ref(self._policy(False, scope)), "controller")
+        return ack
+
+    async def opt_in(self, scope: str = "request") -> Ack:
+        ack: Ack = await self._wait(self._ask_ref(self._policy(True, scope)), "controller")
+        return ack
+
+    async def record_main_calls(self, count: int = 1) -> None:
+        await self._wait(self._main_calls(count), "budget")
+
+    async def milestone(self, note: str = "") -> Verdict | NoVerdict | Ack:
+        result: Verdict | NoVerdict | Ack = await self._wait(
+            self._ask_ref(MilestoneCheck(session_id=self.session_id, note=note)),
+            "controller",
+            self._app.config.review_call_timeout_s,
+        )
+        return result
 
     async def close(self) -> ReportCard:
         closing = self._closing()

@@ -1,8 +1,12 @@
 from __future__ import annotations
 
+import asyncio
+from pathlib import Path
+
 import pytest
 
 from donecheck.actors.budget import BudgetAccountant, Caps, SessionUsage, grant
+from donecheck.actors.store import SqliteStore
 from donecheck.runtime.config import Config
 from donecheck.runtime.messages import (
     BudgetQuery,
@@ -16,13 +20,27 @@ from donecheck.runtime.messages import (
 CAPS = Caps(call_output_tokens=1_000, call_timeout_s=150, session_tokens=10_000)
 
 
-def reserve(prompt: int, output: int = 5_000, rid: str = "r1") -> Reserve:
+def reserve(
+    prompt: int, output: int = 5_000, rid: str = "r1", session: str = "s", tenant: str | None = None
+) -> Reserve:
     return Reserve(
         reservation_id=rid,
-        session_id="s",
+        session_id=session,
         kind="review",
         prompt_tokens=prompt,
         max_output_tokens=output,
+        tenant=tenant,
+    )
+
+
+def settle(rid: str, session: str = "s", used: int | None = 1_000, **extra: object) -> UsageReport:
+    return UsageReport(
+        reservation_id=rid,
+        session_id=session,
+        kind="review",
+        input_tokens=None if used is None else used - 100,
+        output_tokens=None if used is None else 100,
+        **extra,  # type: ignore[arg-type]
     )
 
 
@@ -32,7 +50,7 @@ def reserve(prompt: int, output: int = 5_000, rid: str = "r1") -> Reserve:
         (SessionUsage(), reserve(1_000), True, ""),
         (SessionUsage(tokens=8_000), reserve(1_000), True, ""),  # 8000 + 1000 + 1000 = cap
         (SessionUsage(tokens=8_001), reserve(1_000), False, "session aux budget"),
-        (SessionUsage(tokens=5_000, reserved=4_000), reserve(500), False, "reserved"),
+        (SessionUsage(tokens=5_000, reservations={"x": 4_000}), reserve(500), False, "reserved"),
         (SessionUsage(unknown_calls=1), reserve(10), False, "reported no usage"),
         (SessionUsage(), reserve(-1), False, "invalid"),
     ],
@@ -102,3 +120,66 @@ def test_reservations_cannot_overrun_together() -> None:
     answers = [acc.handle(reserve(1_000, rid=str(i))) for i in range(20)]
     granted = [a for a in answers if isinstance(a, Grant)]
     assert len(granted) == 5  # 5 × (1000 prompt + 1000 answer) = the cap
+
+
+def test_a_tenant_cap_spans_its_sessions() -> None:
+    acc = BudgetAccountant(config=Config(aux_max_output_tokens=1_000, tenant_aux_token_cap=5_000))
+    answers = [
+        acc.handle(reserve(1_000, rid=f"r{i}", session=f"s{i}", tenant="acme")) for i in range(4)
+    ]
+    assert [isinstance(a, Grant) for a in answers] == [True, True, False, False]
+    assert "tenant 'acme'" in answers[2].reason  # type: ignore[union-attr]
+    # another tenant, and a session without one, are not held back
+    assert isinstance(acc.handle(reserve(1_000, rid="o", session="o", tenant="other")), Grant)
+    assert isinstance(acc.handle(reserve(1_000, rid="n", session="n")), Grant)
+    # settling frees the reservation and counts what was used
+    acc.handle(settle("r0", "s0", used=500))
+    assert isinstance(acc.handle(reserve(1_000, rid="r9", session="s9", tenant="acme")), Grant)
+
+
+def test_the_global_cap_is_split_across_shards() -> None:
+    config = Config(aux_max_output_tokens=1_000, global_aux_token_cap=8_000, budget_shards=2)
+    acc = BudgetAccountant(config=config, shard=1)
+    answers = [acc.handle(reserve(1_000, rid=f"r{i}", session=f"s{i}")) for i in range(3)]
+    assert [isinstance(a, Grant) for a in answers] == [True, True, False]
+    assert "global" in answers[2].reason  # type: ignore[union-attr]
+
+
+def test_spent_budget_and_held_reservations_survive_a_restart(tmp_path: Path) -> None:
+    config = Config(session_aux_token_cap=10_000, aux_max_output_tokens=1_000)
+    store = SqliteStore(tmp_path, "budget-0")
+    acc = BudgetAccountant(config=config, store=store)
+    for rid in ("a", "b", "c"):
+        assert isinstance(acc.handle(reserve(1_000, rid=rid)), Grant)
+    acc.handle(settle("a", used=3_000))
+    acc.handle(MainCallRecorded(session_id="s", count=2))
+    store.close()
+
+    again = BudgetAccountant(config=config, store=SqliteStore(tmp_path, "budget-0"))
+    summary = again.handle(BudgetQuery(session_id="s"))
+    assert summary.aux_tokens == 3_000 and summary.main_calls == 2  # type: ignore[union-attr]
+    assert summary.reserved_tokens == 4_000  # type: ignore[union-attr]  # b and c still held
+    assert again.statistics()["reservations"] == 2
+    # 3,000 used + 4,000 held + 2,000 for a new call = 9,000: fits; one more does not
+    assert isinstance(again.handle(reserve(1_000, rid="d")), Grant)
+    assert isinstance(again.handle(reserve(1_000, rid="e")), Deny)
+    again.handle(settle("b", used=1_000))
+    assert again.statistics()["reservations"] == 2  # c and d
+
+
+def test_concurrent_reservations_never_overrun_a_cap(tmp_path: Path) -> None:
+    """200 reservations at once through the async path (group-committed writes)."""
+    config = Config(session_aux_token_cap=50_000, aux_max_output_tokens=1_000)
+    acc = BudgetAccountant(config=config, store=SqliteStore(tmp_path, "budget-0"))
+
+    async def run() -> list[object]:
+        return await asyncio.gather(
+            *(acc.handle_async(reserve(1_500, rid=f"r{i}")) for i in range(200))
+        )
+
+    answers = asyncio.run(run())
+    granted = [a for a in answers if isinstance(a, Grant)]
+    assert len(granted) == 20  # 20 × 2,500 = the cap, exactly
+    summary = acc.handle(BudgetQuery(session_id="s"))
+    assert summary.reserved_tokens == 50_000  # type: ignore[union-attr]
+    assert acc.statistics()["commits"] < len(granted)  # writes were grouped

@@ -4,21 +4,28 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
+from donecheck.actors.budget import BudgetAccountant
 from donecheck.actors.controller import CompletionController
 from donecheck.actors.ledger import EvidenceLedger
-from donecheck.actors.peers import LocalLedgers, LocalReviewers
+from donecheck.actors.peers import LocalBudgets, LocalLedgers, LocalReviewers
 from donecheck.actors.reviewer import Reviewer
+from donecheck.actors.store import SqliteStore
 from donecheck.runtime.clock import FakeClock
 from donecheck.runtime.config import Config
 from donecheck.runtime.errors import UnknownSessionError
 from donecheck.runtime.messages import (
+    Ack,
     Cancel,
     Deliver,
+    MainCallRecorded,
     Material,
+    MilestoneCheck,
     NoVerdict,
     Policy,
     Report,
@@ -27,11 +34,13 @@ from donecheck.runtime.messages import (
     ReviewResult,
     SessionClosed,
     SessionOpened,
+    SetPolicy,
     Steer,
     ToolCall,
     ToolResult,
     TurnStopping,
     UserInput,
+    Verdict,
     ViewRequest,
 )
 
@@ -332,5 +341,151 @@ def test_no_verdict_result_passes_through() -> None:
         action = await c.handle(TurnStopping(session_id="s1", answer=CLAIM))
         assert isinstance(action, Report) and action.reason == "unverified"
         assert action.report.raw_reviews == ("???",)
+
+    run(body)
+
+
+# ------------------------------------------------------------ durable state, policy, usage
+
+
+def durable(
+    tmp: Path,
+    clock: FakeClock,
+    ledgers: LocalLedgers,
+    budget: LocalBudgets | None = None,
+    **cfg: Any,
+) -> CompletionController:
+    """A controller over a SQLite store; a second one on the same folder is a restart."""
+    return CompletionController(
+        config=Config(**cfg),
+        ledger=ledgers,
+        reviewer=LocalReviewers([Reviewer()]),
+        budget=budget,
+        store=SqliteStore(tmp, "controller-0"),
+        clock=clock,
+    )
+
+
+def test_a_restart_keeps_rounds_chain_and_the_consumed_verdict(tmp_path: Path) -> None:
+    async def body() -> None:
+        clock = FakeClock()
+        ledgers = LocalLedgers([EvidenceLedger(0), EvidenceLedger(1)])
+        c = durable(tmp_path, clock, ledgers)
+        await open_session(c, ledgers)
+        await pytest_run(ledgers, "a", 1)
+        first = await c.handle(TurnStopping(session_id="s1", answer=CLAIM))
+        assert isinstance(first, Steer) and first.round == 1
+
+        again = durable(tmp_path, clock, ledgers)  # the actor restarted
+        # the same stop event is not reviewed or steered twice across the restart
+        assert await again.handle(TurnStopping(session_id="s1", answer=CLAIM)) == first
+        await ledgers.append(  # an edit: the next review sees progress
+            [
+                ToolCall(
+                    session_id="s1", call_id="w", name="write_file", arguments={"path": "a.py"}
+                ),
+                ToolResult(session_id="s1", call_id="w", output="ok", exit_code=0),
+            ]
+        )
+        await pytest_run(ledgers, "b", 1)
+        second = await again.handle(TurnStopping(session_id="s1", answer=CLAIM + " (retry)"))
+        assert isinstance(second, Steer) and second.round == 2  # not round 1 again
+        third = await again.handle(TurnStopping(session_id="s1", answer=CLAIM + " (again)"))
+        assert isinstance(third, Report) and third.reason in {"round_limit", "no_progress"}
+        assert again.statistics()["restored"] == 1
+
+    run(body)
+
+
+def test_opt_out_for_a_request_or_the_session(tmp_path: Path) -> None:
+    async def body() -> None:
+        clock = FakeClock()
+        ledgers = LocalLedgers([EvidenceLedger(0), EvidenceLedger(1)])
+        c = durable(tmp_path, clock, ledgers)
+        await open_session(c, ledgers)
+        await pytest_run(ledgers, "a", 1)
+        ack = await c.handle(SetPolicy(session_id="s1", review=False, scope="request"))
+        assert "off for request r1" in ack.detail
+        action = await c.handle(TurnStopping(session_id="s1", answer=CLAIM))
+        assert isinstance(action, Deliver) and action.report.end_reason == "opted_out"
+        # the next request is reviewed again
+        await c.handle(UserInput(session_id="s1", request_id="r2", text="Now fix sub()."))
+        action = await c.handle(TurnStopping(session_id="s1", answer=CLAIM + " Also sub()."))
+        assert isinstance(action, Steer)
+        # a session-wide opt-out survives a restart (and so a context compaction)
+        await c.handle(SetPolicy(session_id="s1", review=False, scope="session"))
+        again = durable(tmp_path, clock, ledgers)
+        await again.handle(UserInput(session_id="s1", request_id="r3", text="And mul()."))
+        action = await again.handle(TurnStopping(session_id="s1", answer=CLAIM + " And mul()."))
+        assert action.report.end_reason == "opted_out"
+        assert "turned off for this session" in action.report.notes[-1]
+
+    run(body)
+
+
+def test_the_card_carries_usage_and_cost() -> None:
+    async def body() -> None:
+        accountant = BudgetAccountant(config=Config())
+        budgets = LocalBudgets([accountant])
+        clock = FakeClock()
+        ledgers = LocalLedgers([EvidenceLedger(0)])
+        c = CompletionController(
+            config=Config(),
+            ledger=ledgers,
+            reviewer=LocalReviewers([Reviewer()]),
+            budget=budgets,
+            clock=clock,
+        )
+        await open_session(c, ledgers)
+        accountant.handle(MainCallRecorded(session_id="s1", count=3))
+        await pytest_run(ledgers, "a", 0)
+        action = await c.handle(TurnStopping(session_id="s1", answer=CLAIM))
+        assert isinstance(action, Deliver)
+        usage = action.report.usage
+        assert usage is not None and usage.main_calls == 3 and usage.cost_calls == 5
+
+    run(body)
+
+
+def test_milestone_checks_are_off_by_default_and_once_per_request() -> None:
+    async def body() -> None:
+        c, ledgers, _ = make()
+        await open_session(c, ledgers)
+        off = await c.handle(MilestoneCheck(session_id="s1"))
+        assert off == Ack(session_id="s1", detail="milestone checks are off")
+
+        CountingReviewer.calls = 0
+        c, ledgers, _ = make(LocalReviewers([CountingReviewer()]), milestone_checks=True)
+        await open_session(c, ledgers)
+        await pytest_run(ledgers, "a", 1)
+        verdict = await c.handle(
+            MilestoneCheck(session_id="s1", note="Implemented add(); the tests run next.")
+        )
+        assert isinstance(verdict, Verdict) and verdict.decision == "need_fix"
+        again = await c.handle(MilestoneCheck(session_id="s1"))
+        assert isinstance(again, Ack) and "used already" in again.detail
+        assert CountingReviewer.calls == 1
+        # advisory: the loop has not started, the stop is reviewed as round 0
+        action = await c.handle(TurnStopping(session_id="s1", answer=CLAIM))
+        assert isinstance(action, Steer) and action.round == 1
+        assert [x.label for x in action.report.chain] == ["A1"]
+
+    run(body)
+
+
+def test_a_denied_budget_ends_the_loop_with_budget() -> None:
+    class Denied:
+        async def review(self, request: ReviewRequest) -> ReviewResult:
+            verdict = await Reviewer().review(request)
+            assert isinstance(verdict, Verdict)
+            return msgspec.structs.replace(verdict, budget_denied="session aux budget: cap 10")
+
+    async def body() -> None:
+        c, ledgers, _ = make(Denied())
+        await open_session(c, ledgers)
+        await pytest_run(ledgers, "a", 1)
+        action = await c.handle(TurnStopping(session_id="s1", answer=CLAIM))
+        assert isinstance(action, Report) and action.reason == "budget"
+        assert action.report.unverified and "aux budget" in action.report.notes[-1]
 
     run(body)

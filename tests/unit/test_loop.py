@@ -124,6 +124,34 @@ def verdict(decision: str, *findings: Finding) -> Verdict:
             "unverified",
             1,
         ),
+        # past the aux budget: the loop ends, whatever the rules found
+        (
+            state(),
+            msgspec.structs.replace(verdict("need_fix", FIX), budget_denied="cap 200000"),
+            0.0,
+            "p",
+            Report,
+            "budget",
+            0,
+        ),
+        (
+            state(rounds_used=1, first_review_at=0.0, last_progress="a"),
+            msgspec.structs.replace(verdict("pass"), budget_denied="cap 200000"),
+            10.0,
+            "b",
+            Report,
+            "budget",
+            1,
+        ),
+        (
+            state(),
+            NoVerdict(review_id="rv", reason="denied", budget_denied="unknown usage"),
+            0.0,
+            "p",
+            Report,
+            "budget",
+            0,
+        ),
     ],
 )
 def test_next_action(before, result, now, progress, action, end, rounds) -> None:

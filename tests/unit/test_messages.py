@@ -185,6 +185,8 @@ SAMPLES: list[m.Message] = [
     m.TurnStopping(session_id="s", answer="done", at=3.0),
     m.Cancel(session_id="s", reason="user", at=4.0),
     m.ReportQuery(session_id="s", request_id="r"),
+    m.SetPolicy(session_id="s", review=False, scope="session"),
+    m.MilestoneCheck(session_id="s", note="halfway"),
     m.AnswerLink(label="A1", decision="pass"),
     m.UsageSummary(
         session_id="s",
