@@ -106,6 +106,10 @@ class SessionUsage(msgspec.Struct, kw_only=True):
     aux_calls: dict[str, int] = {}
     rechecks: int = 0
     tenant: str | None = None
+    settled: list[str] = []
+    """``reservation:attempt`` keys already counted, so a retried message counts once."""
+    grants: dict[str, int] = {}
+    """Output tokens granted per open reservation, to answer a retried ``Reserve``."""
 
     @property
     def reserved(self) -> int:
@@ -168,6 +172,7 @@ def grant(
     )
 
 
+_SETTLED_KEPT = 256
 _SESSION = "session:"
 _TENANT = "tenant:"
 _SHARD = "shard"
@@ -252,6 +257,15 @@ class BudgetAccountant:
         match msg:
             case Reserve():
                 usage = self._usage(msg.session_id, msg.tenant)
+                if msg.reservation_id in usage.grants:  # a retried message: same answer
+                    return (
+                        Grant(
+                            reservation_id=msg.reservation_id,
+                            max_output_tokens=usage.grants[msg.reservation_id],
+                            deadline_s=self._caps.call_timeout_s,
+                        ),
+                        [],
+                    )
                 tenant = self._tenant_pool(usage)
                 shard = self._pool if self._caps.global_tokens is not None else None
                 answer = grant(usage, msg, self._caps, tenant=tenant, shard=shard)
@@ -260,6 +274,7 @@ class BudgetAccountant:
                     return answer, []
                 held = msg.prompt_tokens + answer.max_output_tokens
                 usage.reservations = {**usage.reservations, msg.reservation_id: held}
+                usage.grants = {**usage.grants, msg.reservation_id: answer.max_output_tokens}
                 for pool in (tenant, shard):
                     if pool is not None:
                         pool.reservations = {**pool.reservations, msg.reservation_id: held}
@@ -268,6 +283,13 @@ class BudgetAccountant:
                 return answer, self._dirty(msg.session_id, usage)
             case UsageReport():
                 usage = self._usage(msg.session_id, msg.tenant)
+                key = f"{msg.reservation_id}:{msg.attempt}"
+                if key in usage.settled:  # a retried message: counted already
+                    return (
+                        Settled(reservation_id=msg.reservation_id, session_tokens=usage.tokens),
+                        [],
+                    )
+                usage.settled = [*usage.settled[-_SETTLED_KEPT + 1 :], key]
                 tenant = self._tenant_pool(usage)
                 shard = self._pool if self._caps.global_tokens is not None else None
                 unknown = msg.input_tokens is None or msg.output_tokens is None
@@ -294,6 +316,9 @@ class BudgetAccountant:
                         usage.rechecks += 1
                 if msg.final:
                     self._held.pop(msg.reservation_id, None)
+                    usage.grants = {
+                        k: v for k, v in usage.grants.items() if k != msg.reservation_id
+                    }
                     usage.reservations = {
                         k: v for k, v in usage.reservations.items() if k != msg.reservation_id
                     }

@@ -175,7 +175,9 @@ class CompletionController:
                 return await self._report(msg)
             case SessionClosed():
                 card = await self._report(ReportQuery(session_id=msg.session_id))
-                session = self._get(msg.session_id)
+                session = self._get(msg.session_id, closed_ok=True)
+                if session.closed:  # closed already (a retried message)
+                    return card
                 self._invalidate(session)
                 session.closed = True
                 await self._save(msg.session_id, session)

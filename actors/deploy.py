@@ -216,7 +216,6 @@ def deploy(config: Config, *, detached: bool, timeout_s: float = 120.0) -> Deplo
             ns,
             ", ".join(f"{f}={getattr(live, f)}" for f in differs),
         )
-    restart = {"max_restarts": -1, "max_task_retries": 0}
     # Appends are idempotent (event ids) and durable before they are acknowledged,
     # so a call cut short by the ledger's death is safely run again once Ray has
     # restarted it and it has reloaded the session from the store.
@@ -243,15 +242,20 @@ def deploy(config: Config, *, detached: bool, timeout_s: float = 120.0) -> Deplo
         ).remote(config=live, index=i)
         for i in range(live.reviewer_actors)
     )
+    # Controller and accountant state is durable, and every message they take is
+    # idempotent (a stop event is answered from the saved action, a reservation or
+    # a settlement by its id), so a call cut short by their death is run again
+    # once Ray has restarted them and they have reloaded their state.
+    durable = {"max_restarts": -1, "max_task_retries": 2}
     controllers = tuple(
         _RemoteController.options(
-            **opts(f"controller-{i}", max_concurrency=_CONTROLLER_CONCURRENCY, **restart)
+            **opts(f"controller-{i}", max_concurrency=_CONTROLLER_CONCURRENCY, **durable)
         ).remote(config=live, shard=i)
         for i in range(live.controller_shards)
     )
     budgets = tuple(
         _RemoteBudget.options(
-            **opts(f"budget-{i}", max_concurrency=_CONTROLLER_CONCURRENCY, **restart)
+            **opts(f"budget-{i}", max_concurrency=_CONTROLLER_CONCURRENCY, **durable)
         ).remote(config=live, shard=i)
         for i in range(live.budget_shards)
     )

@@ -100,6 +100,65 @@ def build_parser() -> argparse.ArgumentParser:
     _add_judge_options(review)
     review.set_defaults(func=_cmd_review)
 
+    report = commands.add_parser(
+        "report",
+        help="write report cards as one self-contained HTML page",
+        description=(
+            "Review transcripts (as 'review' does) and write their report cards to one HTML "
+            "page: verdict chain, rounds, end reason, findings with evidence, what the "
+            "materials literally say, acceptance items, what stayed unverified, usage. Or "
+            "fetch the cards of sessions from a running DoneCheck with --session."
+        ),
+        epilog="Example: donecheck report examples/ -o report.html",
+    )
+    report.add_argument(
+        "paths", nargs="*", metavar="PATH", type=Path, help="transcript files or folders"
+    )
+    report.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        default=Path("donecheck-report.html"),
+        help="the HTML file to write (default: donecheck-report.html)",
+    )
+    report.add_argument(
+        "--session",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="a session of a running DoneCheck (repeatable; with --address, default auto)",
+    )
+    report.add_argument("--address", default=None, help="Ray address (see review)")
+    report.add_argument("--concurrency", type=int, default=32, metavar="N", help=argparse.SUPPRESS)
+    report.add_argument("--data-dir", type=Path, default=None, help=argparse.SUPPRESS)
+    report.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
+    _add_judge_options(report)
+    report.set_defaults(func=_cmd_report)
+
+    demo = commands.add_parser(
+        "demo",
+        help="watch the review→fix loop on a sample task (no network)",
+        description=(
+            "Run a small tool-using agent on a sample task in a fresh workspace. Its model is "
+            "the scripted provider on 127.0.0.1, playing an agent that stops early: it claims "
+            "the tests pass while one fails. DoneCheck finds the failing run and steers; the "
+            "agent fixes the real file, reruns the real tests, and the turn ends with a pass. "
+            "Prints each step and the report card."
+        ),
+        epilog=(
+            "To run the same agent against a real model: python examples/agent_loop.py "
+            "--base-url URL --model NAME --workspace DIR 'task'"
+        ),
+    )
+    demo.add_argument(
+        "--workspace",
+        type=Path,
+        default=None,
+        help="keep the agent's files here (default: a temporary folder)",
+    )
+    demo.add_argument("--json", action="store_true", help="print the report card as JSON")
+    demo.set_defaults(func=_cmd_demo)
+
     serve = commands.add_parser(
         "serve",
         help="run DoneCheck for other processes (hooks) until stopped",
@@ -341,11 +400,15 @@ async def _review_all(
         if scratch is not None:
             scratch.cleanup()
     failed: list[str] = []
+    cards: list[tuple[str, Any, list[str]]] = []
     for (path, _), outcome in zip(loaded, outcomes, strict=True):
         name = names[path]
         if isinstance(outcome, DoneCheckError):
             _error(f"{path}: review failed: {outcome}")
             failed.append(str(path))
+        elif getattr(args, "output", None) is not None:
+            cards.append((name, outcome.report, outcome.warnings))
+            print(f"{outcome.decision:<13} {name}")
         elif args.json:
             print(
                 json.dumps(
@@ -355,7 +418,67 @@ async def _review_all(
             )
         else:
             print(card_text(outcome.report, session=name, warnings=outcome.warnings))
+    if cards:
+        _write_html(args.output, cards)
     return failed
+
+
+def _write_html(path: Path, cards: list[tuple[str, Any, list[str]]]) -> None:
+    from donecheck.runtime.report import card_html
+
+    path.write_text(card_html(cards), encoding="utf-8")
+    print(f"wrote {path} ({len(cards)} report card(s))")
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    from donecheck.runtime.demo import TASK, run_demo
+    from donecheck.runtime.messages import Deliver
+    from donecheck.runtime.report import card_json, card_text
+
+    print(f"task     {TASK}")
+    try:
+        result = run_demo(args.workspace, on_step=print)
+    except DoneCheckError as exc:
+        _error(str(exc))
+        return EXIT_FAILURE
+    print()
+    if args.json:
+        print(json.dumps(card_json(result.report, session="demo"), ensure_ascii=False))
+    else:
+        print(card_text(result.report, session="demo"))
+    return EXIT_OK if isinstance(result.action, Deliver) else EXIT_FAILURE
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    if not args.paths and not args.session:
+        _error("give transcript files to review, or --session ID of a running DoneCheck")
+        return EXIT_INPUT
+    if args.paths:
+        return _cmd_review(args)
+    from donecheck.runtime.api import DoneCheck
+
+    try:
+        dc = DoneCheck.start(args.address or "auto")
+    except DoneCheckError as exc:
+        _error(str(exc))
+        return EXIT_FAILURE
+    cards: list[tuple[str, Any, list[str]]] = []
+    problems = 0
+    try:
+        for session_id in args.session:
+            try:
+                card = dc.session(session_id).report()
+            except DoneCheckError as exc:
+                _error(f"{session_id}: {exc}")
+                problems += 1
+                continue
+            cards.append((session_id, card, []))
+            print(f"{card.decision or 'unverified':<13} {session_id}")
+    finally:
+        dc.shutdown()
+    if cards:
+        _write_html(args.output, cards)
+    return EXIT_INPUT if problems else EXIT_OK
 
 
 # ------------------------------------------------------------- serve / hook

@@ -1,13 +1,22 @@
-"""Report cards for people (text) and programs (JSON)."""
+"""Report cards for people (text, a self-contained HTML page) and programs (JSON).
+
+A card says what was verified and why the loop stopped: the verdict chain
+(``A1 need_fix → A2 pass``), rounds used, the end reason, each finding with the
+evidence it cites, each acceptance item with its coverage, what stayed
+unverified, and usage with the cost ``N + 2 + R``. What the user's materials
+literally say (quoted from source blocks, with their ids) is shown apart from
+the findings, which are labelled as judgements — by a rule or by the judge model.
+"""
 
 from __future__ import annotations
 
+import html
 from collections.abc import Sequence
 from typing import Any
 
-from donecheck.runtime.messages import ReportCard
+from donecheck.runtime.messages import Finding, ReportCard, UsageSummary
 
-__all__ = ["card_json", "card_text"]
+__all__ = ["card_html", "card_json", "card_text", "end_reason_text", "usage_text"]
 
 _REASONS = {
     "pass": "passed",
@@ -15,32 +24,57 @@ _REASONS = {
     "round_limit": "round limit reached",
     "time_limit": "time limit reached",
     "budget": "aux budget exhausted",
-    "no_progress": "no progress between rounds",
+    "no_progress": "blocked: no progress between rounds",
     "blocked": "blocked",
     "unverified": "could not verify",
     "cancelled": "cancelled",
-    "opted_out": "DoneCheck turned off",
+    "opted_out": "opted out (DoneCheck turned off)",
 }
+
+
+def end_reason_text(reason: str | None) -> str:
+    return _REASONS.get(reason or "", reason or "still open")
+
+
+def _judged_by(finding: Finding) -> str:
+    return f"rule {finding.rule}" if finding.rule else "judge model"
+
+
+def usage_text(usage: UsageSummary) -> str:
+    aux = ", ".join(f"{k} {v}" for k, v in sorted(usage.aux_calls.items())) or (
+        "none (rules-only review makes no model calls)"
+    )
+    cap = f" of {usage.cap:,}" if usage.cap else ""
+    unknown = f", {usage.unknown_calls} with unreported usage" if usage.unknown_calls else ""
+    return (
+        f"{usage.main_calls} main call(s); aux calls: {aux}{unknown}; aux tokens"
+        f" {usage.aux_tokens:,}{cap}; cost N + 2 + R = {usage.main_calls} + 2 +"
+        f" {usage.rechecks} = {usage.cost_calls} calls"
+    )
 
 
 def card_json(card: ReportCard, *, session: str, warnings: Sequence[str] = ()) -> dict[str, Any]:
     """One JSON-ready object per reviewed session."""
+    usage = card.usage
     return {
         "session": session,
         "decision": card.decision,
         "end_reason": card.end_reason,
         "chain": [f"{link.label} {link.decision}" for link in card.chain],
         "rounds_used": card.rounds_used,
+        "max_rounds": card.max_rounds,
         "findings": [
             {
                 "requirement": f.requirement,
                 "problem": f.problem,
                 "evidence": list(f.evidence),
                 "recheck": f.recheck,
+                "judged_by": _judged_by(f),
             }
             for f in card.findings
         ],
         "cited": dict(card.cited),
+        "sources_say": dict(card.quotes),
         "acceptance": [
             {
                 "item": c.item,
@@ -53,6 +87,17 @@ def card_json(card: ReportCard, *, session: str, warnings: Sequence[str] = ()) -
         ],
         "unverified": list(card.unverified),
         "notes": list(card.notes),
+        "usage": None
+        if usage is None
+        else {
+            "main_calls": usage.main_calls,
+            "aux_calls": dict(usage.aux_calls),
+            "aux_tokens": usage.aux_tokens,
+            "unknown_usage_calls": usage.unknown_calls,
+            "rechecks": usage.rechecks,
+            "cost_calls": usage.cost_calls,
+            "cap": usage.cap,
+        },
         "warnings": list(warnings),
     }
 
@@ -63,8 +108,10 @@ def card_text(card: ReportCard, *, session: str, warnings: Sequence[str] = ()) -
     lines = [f"{decision:<13} {session}"]
     if card.chain and len(card.chain) > 1:
         lines.append("  chain: " + " → ".join(f"{c.label} {c.decision}" for c in card.chain))
+    if card.rounds_used:
+        lines.append(f"  rounds: {card.rounds_used} of {card.max_rounds}")
     if card.end_reason and card.end_reason not in {"pass", None} and card.end_reason != decision:
-        lines.append(f"  stopped: {_REASONS.get(card.end_reason, card.end_reason)}")
+        lines.append(f"  stopped: {end_reason_text(card.end_reason)}")
     for n, finding in enumerate(card.findings, 1):
         lines.append(f"  {n}. {finding.requirement}")
         lines.append(f"     {finding.problem}")
@@ -72,6 +119,8 @@ def card_text(card: ReportCard, *, session: str, warnings: Sequence[str] = ()) -
             lines.append(f"     evidence {eid}: {card.cited.get(eid, '(see ledger)')}")
         if finding.recheck:
             lines.append(f"     recheck: {finding.recheck}")
+    for eid, text in card.quotes.items():
+        lines.append(f"  source {eid} says: “{' '.join(text.split())}”")
     if card.coverage:
         lines.append("  acceptance:")
         for c in card.coverage:
@@ -84,6 +133,117 @@ def card_text(card: ReportCard, *, session: str, warnings: Sequence[str] = ()) -
         lines.append(f"  unverified: {item}")
     for note in card.notes:
         lines.append(f"  note: {note}")
+    if card.usage is not None and (card.usage.main_calls or card.usage.aux_calls):
+        lines.append(f"  usage: {usage_text(card.usage)}")
     for warning in warnings:
         lines.append(f"  warning: {warning}")
     return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------ HTML
+
+_CSS = """
+body{font:15px/1.5 system-ui,sans-serif;margin:2rem auto;max-width:60rem;padding:0 1rem;
+color:#1d232a}
+h1{font-size:1.4rem}h2{font-size:1.15rem;margin:0}h3{font-size:1rem;margin:1.2rem 0 .3rem}
+section{border:1px solid #d5dae0;border-radius:8px;padding:1rem 1.2rem;margin:1.2rem 0}
+.badge{display:inline-block;padding:.1rem .55rem;border-radius:1rem;font-weight:600;
+font-size:.85rem;margin-right:.5rem;color:#fff;background:#6b7480}
+.pass{background:#1f7a3a}.need_fix{background:#b42318}.need_evidence{background:#b54708}
+.blocked,.unverified,.budget{background:#5b21b6}.skipped,.opted_out{background:#6b7480}
+table{border-collapse:collapse;width:100%;margin:.3rem 0}
+td,th{border-top:1px solid #e4e7ec;padding:.35rem .5rem;text-align:left;vertical-align:top}
+th{font-size:.8rem;color:#555;font-weight:600}
+code,.id{font-family:ui-monospace,monospace;font-size:.88em}
+blockquote{margin:.4rem 0;padding:.3rem .8rem;border-left:4px solid #2563eb;background:#f3f6fc}
+.judgement{font-size:.8rem;color:#555}.muted{color:#555}
+details pre{white-space:pre-wrap;background:#f6f7f9;padding:.6rem;border-radius:6px}
+"""
+
+
+def _e(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _card_section(name: str, card: ReportCard, warnings: Sequence[str]) -> str:
+    decision = card.decision or "unverified"
+    parts = [
+        "<section>",
+        f'<h2><span class="badge {_e(decision)}">{_e(decision)}</span>{_e(name)}</h2>',
+    ]
+    facts = []
+    if card.chain:
+        facts.append(
+            "verdict chain: " + " → ".join(f"{_e(c.label)} {_e(c.decision)}" for c in card.chain)
+        )
+    facts.append(f"rounds used: {card.rounds_used} of {card.max_rounds}")
+    facts.append(f"end reason: {_e(end_reason_text(card.end_reason))}")
+    parts.append(f'<p class="muted">{" · ".join(facts)}</p>')
+    if card.quotes:
+        parts.append("<h3>What the materials say (quoted verbatim)</h3>")
+        for eid, text in card.quotes.items():
+            parts.append(f'<blockquote><span class="id">[{_e(eid)}]</span> {_e(text)}</blockquote>')
+    if card.findings:
+        parts.append("<h3>Findings (judgements)</h3><table>")
+        parts.append("<tr><th>#</th><th>requirement and problem</th><th>evidence</th></tr>")
+        for n, f in enumerate(card.findings, 1):
+            evidence = "<br>".join(
+                f'<span class="id">{_e(eid)}</span>: {_e(card.cited.get(eid, "(see ledger)"))}'
+                for eid in f.evidence
+            )
+            recheck = f"<br><i>recheck:</i> {_e(f.recheck)}" if f.recheck else ""
+            parts.append(
+                f"<tr><td>{n}</td><td><b>{_e(f.requirement)}</b><br>{_e(f.problem)}{recheck}"
+                f'<br><span class="judgement">judgement by {_e(_judged_by(f))}</span></td>'
+                f"<td>{evidence or '—'}</td></tr>"
+            )
+        parts.append("</table>")
+    if card.coverage:
+        parts.append("<h3>Acceptance items</h3><table>")
+        parts.append("<tr><th>item</th><th>requirement</th><th>status</th><th>evidence</th></tr>")
+        for c in card.coverage:
+            status = c.status.replace("_", " ")
+            note = f' <span class="muted">({_e(c.note)})</span>' if c.note else ""
+            parts.append(
+                f"<tr><td>{_e(c.item)}</td><td>{_e(c.requirement)}</td><td>{_e(status)}{note}"
+                f"</td><td class=id>{_e(', '.join(c.evidence) or '—')}</td></tr>"
+            )
+        parts.append("</table>")
+    if card.unverified:
+        parts.append("<h3>What stayed unverified</h3><ul>")
+        parts.extend(f"<li>{_e(u)}</li>" for u in card.unverified)
+        parts.append("</ul>")
+    if card.usage is not None:
+        parts.append(f"<h3>Usage and cost</h3><p>{_e(usage_text(card.usage))}</p>")
+    notes = [*card.notes, *(f"warning: {w}" for w in warnings)]
+    if notes:
+        parts.append("<h3>Notes</h3><ul>")
+        parts.extend(f"<li>{_e(n)}</li>" for n in notes)
+        parts.append("</ul>")
+    for n, raw in enumerate(card.raw_reviews, 1):
+        parts.append(
+            f"<details><summary>raw review text {n} (the judge model's own words)</summary>"
+            f"<pre>{_e(raw)}</pre></details>"
+        )
+    parts.append("</section>")
+    return "\n".join(parts)
+
+
+def card_html(
+    cards: Sequence[tuple[str, ReportCard, Sequence[str]]], *, title: str = "DoneCheck report"
+) -> str:
+    """One self-contained HTML page (inline CSS, no scripts) for ``(name, card,
+    warnings)`` triples; every text is escaped."""
+    counts: dict[str, int] = {}
+    for _, card, _ in cards:
+        key = card.decision or "unverified"
+        counts[key] = counts.get(key, 0) + 1
+    summary = ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
+    body = "\n".join(_card_section(name, card, warnings) for name, card, warnings in cards)
+    return (
+        f'<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+        f'<meta name="viewport" content="width=device-width,initial-scale=1">'
+        f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>"
+        f"<h1>{_e(title)}</h1><p class=muted>{len(cards)} session(s): {_e(summary)}</p>"
+        f"{body}</body></html>\n"
+    )

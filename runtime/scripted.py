@@ -62,6 +62,8 @@ class Reply:
 
     content: str | None = None
     """The assistant's text (default: a pass verdict)."""
+    tool_calls: list[dict[str, Any]] | None = None
+    """Tool calls to make instead of answering: ``{"name": …, "arguments": {…}}`` each."""
     status: int = 200
     latency_s: float = 0.0
     headers: dict[str, str] = field(default_factory=dict)
@@ -146,6 +148,7 @@ class ScriptedProvider:
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._writers: set[asyncio.StreamWriter] = set()
+        self._tasks: set[asyncio.Task[Any]] = set()
 
     @property
     def url(self) -> str:
@@ -169,6 +172,10 @@ class ScriptedProvider:
             self._server.close()
             for writer in list(self._writers):
                 writer.close()
+            tasks = [t for t in self._tasks if not t.done()]
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
             await self._server.wait_closed()
             self._server = None
 
@@ -222,6 +229,10 @@ class ScriptedProvider:
 
     async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self._writers.add(writer)
+        task = asyncio.current_task()
+        if task is not None:
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
         try:
             while True:
                 line = await reader.readline()
@@ -287,10 +298,46 @@ class ScriptedProvider:
             return await _send(writer, reply.status, text, reply.headers)
         if reply.body is not None:
             return await _send(writer, 200, reply.body.encode(), reply.headers)
-        content = reply.content if reply.content is not None else PASS_VERDICT
+        content = (
+            reply.content
+            if reply.content is not None
+            else ("" if reply.tool_calls is not None else PASS_VERDICT)
+        )
         usage = _usage(reply, raw, content)
         stream = reply.stream if reply.stream is not None else bool(body.get("stream"))
         ident = f"chatcmpl-{next(self._ids)}"
+        if reply.tool_calls is not None:
+            calls = [
+                {
+                    "id": f"call_{next(self._ids)}",
+                    "type": "function",
+                    "function": {
+                        "name": call["name"],
+                        "arguments": json.dumps(call.get("arguments", {})),
+                    },
+                }
+                for call in reply.tool_calls
+            ]
+            acting: dict[str, Any] = {
+                "id": ident,
+                "object": "chat.completion",
+                "created": int(time.time()),
+                "model": body.get("model") or self.model,
+                "choices": [
+                    {
+                        "index": 0,
+                        "message": {
+                            "role": "assistant",
+                            "content": reply.content,
+                            "tool_calls": calls,
+                        },
+                        "finish_reason": "tool_calls",
+                    }
+                ],
+            }
+            if usage is not None:
+                acting["usage"] = usage
+            return await _send(writer, 200, json.dumps(acting).encode(), reply.headers)
         if not stream:
             completion: dict[str, Any] = {
                 "id": ident,

@@ -124,3 +124,70 @@ def test_cli_judge_options_are_checked(capsys: pytest.CaptureFixture[str]) -> No
     args = ["review", "--judge-url", "http://127.0.0.1:1/v1", "--judge-model", "m"]
     assert main([*args, "--judge-key-env", "DONECHECK_NO_SUCH_VAR", str(EXAMPLES)]) == 2
     assert "DONECHECK_NO_SUCH_VAR is not set" in capsys.readouterr().err
+
+
+def _wait_up(handle: object, timeout_s: float = 60.0) -> None:
+    import time
+
+    ends = time.monotonic() + timeout_s
+    while True:
+        try:
+            ray.get(handle.statistics.remote(), timeout=5)  # type: ignore[attr-defined]
+            return
+        except Exception:
+            if time.monotonic() > ends:
+                raise
+            time.sleep(0.2)
+
+
+def test_controller_and_accountant_killed_mid_loop_keep_their_counts(
+    judged: DoneCheck, judge: ScriptedProvider
+) -> None:
+    """Kept last in this module: it kills actors of the shared judged deployment."""
+    with judged.open_session("Fix add() in calc.py so that the tests pass.") as session:
+        session.record_main_calls(2)
+        call = session.tool_call("bash", {"command": "pytest -q"})
+        session.tool_result(call, output="1 failed in 0.1s", exit_code=1)
+        first = session.turn_stopping(
+            "Fixed add() in the calculator module; all of the tests pass now."
+        )
+        assert isinstance(first, Steer) and first.round == 1
+        usage_before = first.report.usage
+        assert usage_before is not None
+        assert usage_before.aux_calls == {"pre_analysis": 1, "review": 1}
+        assert usage_before.main_calls == 2
+
+        controller = judged.deployment.controller_for(session.session_id)
+        budget = judged.deployment.budget_for(session.session_id)
+        ray.kill(controller, no_restart=False)
+        ray.kill(budget, no_restart=False)
+        _wait_up(controller)
+        _wait_up(budget)
+
+        # the same stop event after the restart: answered from the saved action
+        assert (
+            session.turn_stopping(
+                "Fixed add() in the calculator module; all of the tests pass now."
+            )
+            == first
+        )
+        session.tool_call("write_file", {"path": "calc.py", "content": "..."}, call_id="w2")
+        session.tool_result("w2", output="ok", exit_code=0)
+        call = session.tool_call("bash", {"command": "pytest -q"})
+        session.tool_result(call, output="1 failed in 0.1s", exit_code=1)
+        second = session.turn_stopping(
+            "Fixed add() again in the module; all tests pass now, for real this time."
+        )
+        assert isinstance(second, Steer) and second.round == 2  # not round 1 again
+        assert [f"{c.label} {c.decision}" for c in second.report.chain] == [
+            "A1 need_fix",
+            "A2 need_fix",
+        ]
+        usage = second.report.usage
+        assert usage is not None
+        assert usage.main_calls == 2  # spent budget survived the restart
+        assert usage.aux_tokens == usage_before.aux_tokens + 960  # plus one more review
+        assert usage.aux_calls == {"pre_analysis": 1, "review": 2} and usage.rechecks == 1
+        assert usage.cost_calls == 2 + 2 + 1
+    stats = judged.deployment.statistics()
+    assert any(v.get("restored", 0) >= 1 for k, v in stats.items() if k.startswith("controller"))

@@ -183,3 +183,14 @@ def test_concurrent_reservations_never_overrun_a_cap(tmp_path: Path) -> None:
     summary = acc.handle(BudgetQuery(session_id="s"))
     assert summary.reserved_tokens == 50_000  # type: ignore[union-attr]
     assert acc.statistics()["commits"] < len(granted)  # writes were grouped
+
+
+def test_retried_messages_count_once() -> None:
+    acc = BudgetAccountant(config=Config(session_aux_token_cap=10_000, aux_max_output_tokens=1_000))
+    first = acc.handle(reserve(1_000, rid="a"))
+    assert acc.handle(reserve(1_000, rid="a")) == first  # a retry holds nothing more
+    assert acc.handle(BudgetQuery(session_id="s")).reserved_tokens == 2_000  # type: ignore[union-attr]
+    acc.handle(settle("a", used=1_500))
+    acc.handle(settle("a", used=1_500))  # the same settlement again
+    summary = acc.handle(BudgetQuery(session_id="s"))
+    assert summary.aux_tokens == 1_500 and summary.aux_calls == {"review": 1}  # type: ignore[union-attr]

@@ -1,0 +1,70 @@
+"""The whole loop with a real tool-using agent: real files, real commands, real actors."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from donecheck.runtime.cli import main
+from donecheck.runtime.demo import run_demo
+from donecheck.runtime.messages import Deliver
+from tests.ray.conftest import NAMESPACE
+
+pytestmark = pytest.mark.ray
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def test_the_agent_fixes_the_real_file_in_round_one(ray_address: str, tmp_path: Path) -> None:
+    steps: list[str] = []
+    result = run_demo(
+        tmp_path / "ws", on_step=steps.append, namespace="demo-test", data_dir=tmp_path / "data"
+    )
+    assert isinstance(result.action, Deliver)
+    card = result.report
+    assert [f"{c.label} {c.decision}" for c in card.chain] == ["A1 need_fix", "A2 pass"]
+    assert card.rounds_used == 1 and card.end_reason == "pass"
+    # the steer reached the same conversation, marked as DoneCheck's
+    steer = [m for m in result.messages if m["role"] == "user" and "from DoneCheck" in m["content"]]
+    assert len(steer) == 1 and "FAILED (errors=1)" in steer[0]["content"]
+    # the file really changed and the real tests really pass now
+    assert "raise ValueError" in (tmp_path / "ws" / "calc.py").read_text()
+    done = subprocess.run(
+        [sys.executable, "-m", "unittest", "test_calc"],
+        cwd=tmp_path / "ws",
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    assert card.usage is not None and card.usage.main_calls == result.model_calls == 7
+    assert any(line.startswith("DoneCheck steers (round 1)") for line in steps)
+
+
+def test_donecheck_demo_from_a_fresh_process() -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("RAY_", "DONECHECK_"))}
+    script = Path(sys.executable).with_name("donecheck")
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "donecheck.runtime.cli"]
+    done = subprocess.run([*command, "demo"], capture_output=True, text=True, timeout=240, env=env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "DoneCheck steers (round 1)" in done.stdout
+    assert "chain: A1 need_fix → A2 pass" in done.stdout
+    assert "rounds: 1 of 2" in done.stdout
+
+
+def test_report_writes_one_self_contained_page(
+    dc: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("DONECHECK_NAMESPACE", NAMESPACE)
+    page = tmp_path / "report.html"
+    assert main(["report", str(EXAMPLES), "-o", str(page)]) == 0
+    out = capsys.readouterr().out
+    assert f"wrote {page} (8 report card(s))" in out
+    text = page.read_text()
+    assert text.startswith("<!doctype html>") and "<script" not in text
+    assert "need_fix_claims_pass_but_failed.json" in text
+    assert "judgement by rule failed_check" in text
+    assert "1 failed, 2 passed" in text
