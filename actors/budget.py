@@ -51,6 +51,7 @@ from donecheck.runtime.messages import (
     UsageReport,
     UsageSummary,
 )
+from donecheck.runtime.process import rss_bytes
 
 __all__ = ["BudgetAccountant", "Caps", "Pool", "SessionUsage", "grant"]
 
@@ -366,6 +367,7 @@ class BudgetAccountant:
     def statistics(self) -> dict[str, Any]:
         return {
             "shard": self.shard,
+            "rss_bytes": rss_bytes(),
             "sessions": len(self._sessions),
             "reservations": len(self._held),
             "tenants": len(self._tenants),

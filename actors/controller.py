@@ -71,6 +71,7 @@ from donecheck.runtime.messages import (
     Verdict,
     ViewRequest,
 )
+from donecheck.runtime.process import rss_bytes
 
 __all__ = ["CompletionController"]
 
@@ -232,6 +233,7 @@ class CompletionController:
     def statistics(self) -> dict[str, Any]:
         return {
             "shard": self.shard,
+            "rss_bytes": rss_bytes(),
             "sessions": len(self._sessions),
             "in_flight": sum(
                 1
@@ -374,7 +376,9 @@ class CompletionController:
             if session.last_answer == digest and session.last_action is not None:
                 self._stats["duplicates"] += 1
                 return session.last_action
-            action = await self._with_usage(session, await self._decide(session, msg))
+            action = await self._decide(session, msg)
+            if not isinstance(action, Steer):  # the turn ends: its card carries usage
+                action = await self._with_usage(session, action)
             session.last_answer = digest
             session.last_action = action
             await self._save(msg.session_id, session)

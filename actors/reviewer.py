@@ -92,6 +92,7 @@ from donecheck.runtime.messages import (
     UsageReport,
     Verdict,
 )
+from donecheck.runtime.process import rss_bytes
 
 __all__ = ["Reviewer"]
 
@@ -193,6 +194,7 @@ class Reviewer:
 
         return {
             "index": self.index,
+            "rss_bytes": rss_bytes(),
             "mode": self.mode,
             "judge": self.route.label if self.route is not None else None,
             "in_flight": self._in_flight,

@@ -234,7 +234,10 @@ async def run_agent(
                 continue
             assert isinstance(action, Deliver | Report)
             outcome = "delivers" if isinstance(action, Deliver) else "reports"
-            note(f"DoneCheck {outcome}: {action.report.decision} ({action.report.end_reason})")
+            note(
+                f"DoneCheck {outcome}: {action.report.decision}, "
+                f"end reason {action.report.end_reason!r}"
+            )
             await session.close()
             return AgentResult(answer, action, messages, calls, steps)
     card = await session.close()

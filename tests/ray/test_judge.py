@@ -152,7 +152,7 @@ def test_controller_and_accountant_killed_mid_loop_keep_their_counts(
             "Fixed add() in the calculator module; all of the tests pass now."
         )
         assert isinstance(first, Steer) and first.round == 1
-        usage_before = first.report.usage
+        usage_before = session.report().usage  # a Steer's card leaves usage to the report
         assert usage_before is not None
         assert usage_before.aux_calls == {"pre_analysis": 1, "review": 1}
         assert usage_before.main_calls == 2
@@ -183,7 +183,7 @@ def test_controller_and_accountant_killed_mid_loop_keep_their_counts(
             "A1 need_fix",
             "A2 need_fix",
         ]
-        usage = second.report.usage
+        usage = session.report().usage
         assert usage is not None
         assert usage.main_calls == 2  # spent budget survived the restart
         assert usage.aux_tokens == usage_before.aux_tokens + 960  # plus one more review

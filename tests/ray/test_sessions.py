@@ -187,3 +187,27 @@ def test_a_second_driver_attaches_to_the_running_deployment(
     # this driver sees the session the other one opened
     card = dc.session(session_id).report()
     assert card.decision == "need_fix"
+
+
+def test_200_concurrent_reservations_never_overrun_the_cap(dc: DoneCheck) -> None:
+    from donecheck.runtime.messages import BudgetQuery, Grant, Reserve
+
+    budget = dc.deployment.budget_for("s-reserve-race")
+    refs = [
+        budget.handle.remote(
+            Reserve(
+                reservation_id=f"race-{i}",
+                session_id="s-reserve-race",
+                kind="review",
+                prompt_tokens=1_000,
+                max_output_tokens=32_768,
+            )
+        )
+        for i in range(200)
+    ]
+    answers = ray.get(refs, timeout=60)
+    granted = [a for a in answers if isinstance(a, Grant)]
+    # each needs 1,000 + 32,768 tokens; 5 fit under the 200,000 cap, a 6th would not
+    assert len(granted) == 5
+    usage = ray.get(budget.handle.remote(BudgetQuery(session_id="s-reserve-race")))
+    assert usage.reserved_tokens == 5 * 33_768 <= usage.cap

@@ -489,3 +489,31 @@ def test_a_denied_budget_ends_the_loop_with_budget() -> None:
         assert action.report.unverified and "aux budget" in action.report.notes[-1]
 
     run(body)
+
+
+def test_need_evidence_then_pass() -> None:
+    async def body() -> None:
+        c, ledgers, clock = make()
+        await open_session(c, ledgers)
+        await ledgers.append(
+            [
+                ToolCall(
+                    session_id="s1", call_id="w", name="write_file", arguments={"path": "a.py"}
+                ),
+                ToolResult(session_id="s1", call_id="w", output="ok", exit_code=0),
+            ]
+        )
+        first = await c.handle(TurnStopping(session_id="s1", answer=CLAIM))
+        assert isinstance(first, Steer)
+        assert first.report.decision == "need_evidence"
+        assert "does not mean the implementation is wrong" in first.message
+        await pytest_run(ledgers, "a", 0)
+        clock.advance(20)
+        second = await c.handle(TurnStopping(session_id="s1", answer=CLAIM + " [DoneCheck A2]"))
+        assert isinstance(second, Deliver)
+        assert [f"{x.label} {x.decision}" for x in second.report.chain] == [
+            "A1 need_evidence",
+            "A2 pass",
+        ]
+
+    run(body)

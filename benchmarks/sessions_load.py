@@ -1,0 +1,221 @@
+"""Many concurrent agent sessions through the whole review→fix loop.
+
+Each simulated session is a scripted agent: it thinks for ``--agent-latency``
+seconds per model call (an ``asyncio.sleep``, so the driver stays cheap), reads
+a few files, runs the tests, sees one fail, and still claims they pass. DoneCheck
+reviews (with the scripted judge on 127.0.0.1 at ``--judge-latency`` s, or
+rules-only with 0) and steers; the agent writes the fix, reruns the tests and
+stops again; DoneCheck delivers; the session closes. Two decisions per session.
+
+Figures (one JSON line each):
+
+* ``sessions_load`` ``sessions_per_s`` — sessions completing the loop per second,
+  at 10 / 100 / 1,000 / 5,000 concurrent sessions;
+* ``decision_overhead_p50/p99`` — ``turn_stopping`` latency beyond the model
+  time inside it (judge latency × judge calls of that decision: pre-analysis and
+  review on the first, review on the second);
+* ``memory_per_idle_session`` — growth of the actors' resident memory (ledger,
+  controller, budget, reviewer) per open idle session;
+* ``shards`` — the same load with every sharded actor kind at 1 shard and at 2,
+  and their ratio (no shared lock: 2 shards should do ~2× on 2 cores).
+
+Run: ``python -m benchmarks.sessions_load`` (or through ``benchmarks/run.py``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import logging
+import os
+import time
+from typing import Any
+
+from benchmarks._common import describe, emit, log
+from benchmarks.review_throughput import start_judge
+
+CLAIM = "I fixed add() in the calculator module and all of the tests pass now."
+FIXED = "[DoneCheck A2] add() is fixed; I reran pytest after the edit and it passed: 3 passed."
+FAILED = "FAILED tests/test_calc.py::test_add - assert -1 == 5\n=== 1 failed, 2 passed in 0.04s ==="
+
+
+async def one_session(dc: Any, n: int, agent_s: float, reads: int) -> tuple[float, float, str]:
+    """One agent session; (first decision s, second decision s, outcome)."""
+    session = await dc.open_session_async(f"Fix add() in calc.py so the tests pass (#{n}).")
+    for i in range(reads):
+        await asyncio.sleep(agent_s)
+        call = session.tool_call_event("read_file", {"path": f"src/m{i}.py"})
+        await session.record(
+            [call, session.tool_result_event(call.call_id, "x = 1\n" * 10, ok=True)]
+        )
+    await asyncio.sleep(agent_s)
+    call = session.tool_call_event("bash", {"command": "pytest -q"})
+    await session.record([call, session.tool_result_event(call.call_id, FAILED, exit_code=1)])
+    await asyncio.sleep(agent_s)
+    started = time.perf_counter()
+    first = await session.turn_stopping(CLAIM)
+    first_s = time.perf_counter() - started
+    await asyncio.sleep(agent_s)
+    write = session.tool_call_event("write_file", {"path": "calc.py", "content": "..."})
+    run = session.tool_call_event("bash", {"command": "pytest -q"})
+    await session.record(
+        [
+            write,
+            session.tool_result_event(write.call_id, "ok", exit_code=0),
+            run,
+            session.tool_result_event(run.call_id, "=== 3 passed in 0.04s ===", exit_code=0),
+        ]
+    )
+    await asyncio.sleep(agent_s)
+    started = time.perf_counter()
+    second = await session.turn_stopping(FIXED)
+    second_s = time.perf_counter() - started
+    await session.close()
+    outcome = f"{type(first).__name__}>{type(second).__name__}"
+    return first_s, second_s, outcome
+
+
+async def load(dc: Any, sessions: int, agent_s: float, reads: int, ramp_s: float) -> Any:
+    async def delayed(n: int) -> tuple[float, float, str]:
+        await asyncio.sleep(ramp_s * n / max(1, sessions))
+        return await one_session(dc, n, agent_s, reads)
+
+    started = time.perf_counter()
+    results = await asyncio.gather(*(delayed(n) for n in range(sessions)))
+    return time.perf_counter() - started, results
+
+
+def run_level(
+    dc: Any, sessions: int, args: argparse.Namespace, judge_s: float, label: dict[str, Any]
+) -> float:
+    wall, results = asyncio.run(load(dc, sessions, args.agent_latency, args.reads, args.ramp))
+    outcomes: dict[str, int] = {}
+    for *_, outcome in results:
+        outcomes[outcome] = outcomes.get(outcome, 0) + 1
+    expected = outcomes.get("Steer>Deliver", 0)
+    # model time inside each decision: pre-analysis + review, then a review
+    first_model, second_model = (2 * judge_s, judge_s) if judge_s > 0 else (0.0, 0.0)
+    overhead = [(a - first_model) * 1000 for a, _, _ in results]
+    overhead += [(b - second_model) * 1000 for _, b, _ in results]
+    stats = describe(overhead)
+    params = {**label, "sessions": sessions, "outcomes": outcomes}
+    emit("sessions_load", "sessions_per_s", sessions / wall, "1/s", **params)
+    emit("sessions_load", "decision_overhead_p50", stats["p50"], "ms", **params)
+    emit("sessions_load", "decision_overhead_p99", stats["p99"], "ms", target_ms=100, **params)
+    if expected != sessions:
+        log(f"warning: {sessions - expected} session(s) did not go Steer → Deliver: {outcomes}")
+    return sessions / wall
+
+
+def actor_memory(dc: Any) -> int:
+    stats = dc.statistics()
+    return sum(
+        v.get("rss_bytes") or 0
+        for k, v in stats.items()
+        if k.split("-")[0] in {"ledger", "controller", "budget", "reviewer"}
+    )
+
+
+def bench_memory(dc: Any, idle: int) -> None:
+    async def open_idle() -> list[Any]:
+        sessions = []
+        for start in range(0, idle, 200):
+            batch = await asyncio.gather(
+                *(
+                    dc.open_session_async(f"Fix add() in calc.py, idle #{n}.")
+                    for n in range(start, min(idle, start + 200))
+                )
+            )
+            for session in batch:
+                call = session.tool_call_event("read_file", {"path": "calc.py"})
+                await session.record(
+                    [call, session.tool_result_event(call.call_id, "def add(a, b): ...", ok=True)]
+                )
+            sessions.extend(batch)
+        return sessions
+
+    gc.collect()
+    before = actor_memory(dc)
+    sessions = asyncio.run(open_idle())
+    after = actor_memory(dc)
+    emit(
+        "sessions_load",
+        "memory_per_idle_session",
+        (after - before) / idle / 1024,
+        "KiB",
+        idle_sessions=idle,
+        target_kib=50,
+    )
+    log(f"{len(sessions)} idle sessions open; actors grew {(after - before) / 2**20:.1f} MiB")
+
+
+def deploy(shards: int, judge_url: str | None, data_dir: str, namespace: str) -> Any:
+    from donecheck.runtime.api import DoneCheck
+
+    judge = {"judge_base_url": judge_url, "judge_model": "scripted"} if judge_url else {}
+    return DoneCheck.start(
+        namespace=namespace,
+        data_dir=data_dir,
+        ledger_shards=shards,
+        controller_shards=shards,
+        reviewer_actors=shards,
+        budget_shards=shards,
+        parser_actors=1,
+        **judge,
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--levels", default="10,100,1000,5000", help="concurrent sessions")
+    parser.add_argument("--agent-latency", type=float, default=8.0, help="s per agent model call")
+    parser.add_argument("--judge-latency", type=float, default=0.2, help="s; 0 = rules-only")
+    parser.add_argument("--reads", type=int, default=3, help="file reads before the first stop")
+    parser.add_argument("--ramp", type=float, default=10.0, help="s over which sessions start")
+    parser.add_argument("--idle", type=int, default=2000, help="idle sessions for memory")
+    parser.add_argument("--shard-sessions", type=int, default=1000, help="load for 1 vs 2 shards")
+    args = parser.parse_args()
+
+    import tempfile
+
+    import ray
+
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    ray.init(num_cpus=2, include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False)
+    child, url = start_judge(args.judge_latency) if args.judge_latency > 0 else (None, None)
+    scratch = tempfile.mkdtemp(prefix="dc-load-")
+    try:
+        label = {"judge_latency_s": args.judge_latency, "agent_latency_s": args.agent_latency}
+        dc = deploy(2, url, scratch, "load-2")
+        for level in (int(x) for x in args.levels.split(",")):
+            log(f"{level} sessions, 2 shards …")
+            run_level(dc, level, args, args.judge_latency, {**label, "shards": 2})
+        bench_memory(dc, args.idle)
+        dc.shutdown(stop_deployment=True)
+        rates = {}
+        for shards in (1, 2):
+            log(f"{args.shard_sessions} sessions, {shards} shard(s), no think time …")
+            dc = deploy(shards, url, scratch, f"load-shards-{shards}")
+            fast = argparse.Namespace(**{**vars(args), "agent_latency": 0.0, "ramp": 0.0})
+            rates[shards] = run_level(
+                dc, args.shard_sessions, fast, args.judge_latency, {**label, "shards": shards}
+            )
+            dc.shutdown(stop_deployment=True)
+        emit(
+            "shards",
+            "throughput_ratio_2_vs_1",
+            rates[2] / rates[1],
+            "x",
+            sessions=args.shard_sessions,
+            target=1.6,
+        )
+    finally:
+        if child is not None:
+            child.terminate()
+            child.wait(10)
+        ray.shutdown()
+
+
+if __name__ == "__main__":
+    main()
