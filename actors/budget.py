@@ -51,7 +51,7 @@ from donecheck.runtime.messages import (
     UsageReport,
     UsageSummary,
 )
-from donecheck.runtime.process import rss_bytes
+from donecheck.runtime.process import cpu_seconds, gc_pauses, rss_bytes
 
 __all__ = ["BudgetAccountant", "Caps", "Pool", "SessionUsage", "grant"]
 
@@ -287,7 +287,11 @@ class BudgetAccountant:
                 key = f"{msg.reservation_id}:{msg.attempt}"
                 if key in usage.settled:  # a retried message: counted already
                     return (
-                        Settled(reservation_id=msg.reservation_id, session_tokens=usage.tokens),
+                        Settled(
+                            reservation_id=msg.reservation_id,
+                            session_tokens=usage.tokens,
+                            usage=self.summary(msg.session_id, usage),
+                        ),
                         [],
                     )
                 usage.settled = [*usage.settled[-_SETTLED_KEPT + 1 :], key]
@@ -336,6 +340,7 @@ class BudgetAccountant:
                         reservation_id=msg.reservation_id,
                         session_tokens=usage.tokens,
                         unknown=unknown,
+                        usage=self.summary(msg.session_id, usage),
                     ),
                     self._dirty(msg.session_id, usage),
                 )
@@ -368,6 +373,8 @@ class BudgetAccountant:
         return {
             "shard": self.shard,
             "rss_bytes": rss_bytes(),
+            "cpu_s": cpu_seconds(),
+            **gc_pauses(),
             "sessions": len(self._sessions),
             "reservations": len(self._held),
             "tenants": len(self._tenants),

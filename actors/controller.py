@@ -51,6 +51,7 @@ from donecheck.runtime.messages import (
     ControllerAction,
     ControllerInbox,
     Deliver,
+    LedgerEntry,
     Material,
     MaterialRecorded,
     MilestoneCheck,
@@ -71,7 +72,7 @@ from donecheck.runtime.messages import (
     Verdict,
     ViewRequest,
 )
-from donecheck.runtime.process import rss_bytes
+from donecheck.runtime.process import cpu_seconds, gc_pauses, rss_bytes
 
 __all__ = ["CompletionController"]
 
@@ -103,6 +104,9 @@ class _Session:
     last_action: ControllerAction | None = None
     inflight: asyncio.Task[tuple[ReviewResult, str]] | None = None
     materials: list[asyncio.Task[None]] = field(default_factory=list)
+    preparing: asyncio.Task[None] | None = None
+    usage: UsageSummary | None = None
+    """The usage the latest review brought back (``None``: ask the accountant)."""
     history: list[TaskState] = field(default_factory=list)
     closed: bool = False
 
@@ -144,6 +148,8 @@ class CompletionController:
             trigger_min_chars=config.trigger_min_chars,
         )
         self._sessions: dict[str, _Session] = {}
+        # pre-analysis while the agent works: only a judge makes one
+        self._eager = config.preanalysis_at_open and bool(config.judge_base_url)
         self._stats = {
             "reviews": 0,
             "duplicates": 0,
@@ -151,6 +157,8 @@ class CompletionController:
             "unverified": 0,
             "restored": 0,
             "milestones": 0,
+            "prepared": 0,
+            "prepare_failures": 0,
         }
         self._timing = {"ledger_view_s": 0.0, "review_call_s": 0.0, "progress_s": 0.0}
 
@@ -228,12 +236,16 @@ class CompletionController:
             session.materials.append(
                 asyncio.ensure_future(self._record_material(session_id, sha256, name, item))
             )
+        if self._eager and session.policy.review and not session.task.chain:
+            session.preparing = asyncio.ensure_future(self._prepare_when_read(session))
         return Ack(session_id=session_id, detail=f"{len(pending)} attachment(s) pending")
 
     def statistics(self) -> dict[str, Any]:
         return {
             "shard": self.shard,
             "rss_bytes": rss_bytes(),
+            "cpu_s": cpu_seconds(),
+            **gc_pauses(),
             "sessions": len(self._sessions),
             "in_flight": sum(
                 1
@@ -272,6 +284,9 @@ class CompletionController:
             ),
         )
         await self._save(msg.session_id, session)
+        if self._eager and msg.policy.review and not msg.attachments and not msg.images:
+            entries = (LedgerEntry(seq=1, event=msg),)  # the request is all it needs
+            session.preparing = asyncio.ensure_future(self._prepare(session, entries))
         return Ack(session_id=msg.session_id, detail="opened")
 
     def _invalidate(self, session: _Session) -> None:
@@ -342,8 +357,10 @@ class CompletionController:
             task = matches[-1]
         return card_of(task, session.limits.max_rounds, await self._usage(session))
 
-    async def _with_usage(self, session: _Session, action: ControllerAction) -> ControllerAction:
-        usage = await self._usage(session)
+    async def _with_usage(
+        self, session: _Session, action: ControllerAction, known: UsageSummary | None = None
+    ) -> ControllerAction:
+        usage = known or await self._usage(session)
         if usage is None:
             return action
         return msgspec.structs.replace(
@@ -376,9 +393,10 @@ class CompletionController:
             if session.last_answer == digest and session.last_action is not None:
                 self._stats["duplicates"] += 1
                 return session.last_action
+            session.usage = None
             action = await self._decide(session, msg)
             if not isinstance(action, Steer):  # the turn ends: its card carries usage
-                action = await self._with_usage(session, action)
+                action = await self._with_usage(session, action, session.usage)
             session.last_answer = digest
             session.last_action = action
             await self._save(msg.session_id, session)
@@ -420,6 +438,7 @@ class CompletionController:
             self._stats["discarded"] += 1
             return ending_action(session.task, limits)
         self._stats["reviews"] += 1
+        session.usage = result.usage
         if isinstance(result, NoVerdict):
             self._stats["unverified"] += 1
         session.task, action = next_action(
@@ -469,6 +488,36 @@ class CompletionController:
         progress = progress_key(findings, operations(view.entries))
         self._timing["progress_s"] += self._clock.monotonic() - reviewed
         return result, progress
+
+    async def _prepare_when_read(self, session: _Session) -> None:
+        """Pre-analyse once the attachments are recorded: never guess at them."""
+        await asyncio.gather(*session.materials, return_exceptions=True)
+        try:
+            view = await self._ledger.view(ViewRequest(session_id=session.task.session_id))
+        except Exception:  # the first review pre-analyses instead
+            self._stats["prepare_failures"] += 1
+            return
+        await self._prepare(session, view.entries)
+
+    async def _prepare(self, session: _Session, entries: tuple[LedgerEntry, ...]) -> None:
+        """Ask the reviewer for the task's pre-analysis now, in the background, so
+        the agent's stop waits for one model call (the review), not two."""
+        task = session.task
+        request = ReviewRequest(
+            review_id=new_id("pre-"),
+            session_id=task.session_id,
+            request_id=task.request_id,
+            request=task.request,
+            answer="",
+            entries=entries,
+            tenant=session.policy.tenant,
+        )
+        try:
+            await self._reviewer.prepare(request)
+        except Exception:  # the first review pre-analyses instead
+            self._stats["prepare_failures"] += 1
+        else:
+            self._stats["prepared"] += 1
 
     async def _record_material(
         self, session_id: str, sha256: str, name: str, pending: Awaitable[Material]

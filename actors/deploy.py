@@ -31,6 +31,7 @@ from donecheck.actors.store import open_store
 from donecheck.runtime.config import Config
 from donecheck.runtime.ids import shard_of
 from donecheck.runtime.messages import BudgetInbox, BudgetReply
+from donecheck.runtime.process import settle_gc
 
 __all__ = ["Deployment", "actor_names", "deploy"]
 
@@ -66,6 +67,7 @@ class _RayLedger(EvidenceLedger):
             cached_sessions=config.ledger_cached_sessions,
             snapshot_targets=config.snapshot_max_targets,
         )
+        settle_gc()
 
 
 class _RayController(CompletionController):
@@ -85,6 +87,7 @@ class _RayController(CompletionController):
             store=open_store(config.effective_store_url, f"controller-{shard}"),
             shard=shard,
         )
+        settle_gc()
 
 
 class _RayBudget(BudgetAccountant):
@@ -98,6 +101,7 @@ class _RayBudget(BudgetAccountant):
             shard=shard,
             store=open_store(config.effective_store_url, f"budget-{shard}"),
         )
+        settle_gc()
 
     async def handle(self, msg: BudgetInbox) -> BudgetReply:  # type: ignore[override]
         return await self.handle_async(msg)
@@ -112,6 +116,7 @@ class _RayReviewer(Reviewer):
             config=config,
             budget=RayBudgets(config.namespace, config.budget_shards),
         )
+        settle_gc()
 
 
 def _lookup(kind: str, count: int, namespace: str) -> list[Any]:

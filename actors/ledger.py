@@ -52,7 +52,7 @@ from donecheck.runtime.messages import (
     encode,
     ledger_event_decoder,
 )
-from donecheck.runtime.process import rss_bytes
+from donecheck.runtime.process import cpu_seconds, gc_pauses, rss_bytes
 from donecheck.runtime.reads import read_evidence
 
 __all__ = ["EvidenceLedger", "event_id_of"]
@@ -260,6 +260,8 @@ class EvidenceLedger:
         return {
             "shard": self.shard,
             "rss_bytes": rss_bytes(),
+            "cpu_s": cpu_seconds(),
+            **gc_pauses(),
             "store": self.store.url,
             "cached_sessions": len(self._sessions),
             "cached_events": sum(len(s.entries) for s in self._sessions.values()),

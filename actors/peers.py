@@ -15,6 +15,7 @@ from donecheck.actors.budget import BudgetAccountant
 from donecheck.actors.ledger import EvidenceLedger
 from donecheck.runtime.ids import shard_of
 from donecheck.runtime.messages import (
+    Ack,
     AppendAck,
     BudgetQuery,
     Deny,
@@ -54,6 +55,10 @@ class LedgerPort(Protocol):
 
 class ReviewerPort(Protocol):
     async def review(self, request: ReviewRequest) -> ReviewResult: ...
+
+    async def prepare(self, request: ReviewRequest) -> Ack:
+        """Pre-analyse the task ahead of its first review (its request; no answer yet)."""
+        ...
 
 
 class BudgetPort(Protocol):
@@ -100,8 +105,13 @@ class LocalReviewers:
         self.reviewers = list(reviewers)
 
     async def review(self, request: ReviewRequest) -> ReviewResult:
-        reviewer = self.reviewers[shard_of(request.session_id, len(self.reviewers))]
-        return await reviewer.review(request)
+        return await self._for(request).review(request)
+
+    async def prepare(self, request: ReviewRequest) -> Ack:
+        return await self._for(request).prepare(request)
+
+    def _for(self, request: ReviewRequest) -> ReviewerPort:
+        return self.reviewers[shard_of(request.session_id, len(self.reviewers))]
 
 
 class RayLedgers:
@@ -130,9 +140,15 @@ class RayReviewers:
         self.handles = list(handles)
 
     async def review(self, request: ReviewRequest) -> ReviewResult:
-        handle = self.handles[shard_of(request.session_id, len(self.handles))]
-        result: ReviewResult = await handle.review.remote(request)
+        result: ReviewResult = await self._for(request).review.remote(request)
         return result
+
+    async def prepare(self, request: ReviewRequest) -> Ack:
+        ack: Ack = await self._for(request).prepare.remote(request)
+        return ack
+
+    def _for(self, request: ReviewRequest) -> Any:
+        return self.handles[shard_of(request.session_id, len(self.handles))]
 
 
 class LocalBudgets:

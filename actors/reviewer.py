@@ -80,6 +80,7 @@ from donecheck.runtime.judge import (
 )
 from donecheck.runtime.messages import (
     Acceptance,
+    Ack,
     AuxKind,
     Coverage,
     Decision,
@@ -90,9 +91,10 @@ from donecheck.runtime.messages import (
     ReviewRequest,
     ReviewResult,
     UsageReport,
+    UsageSummary,
     Verdict,
 )
-from donecheck.runtime.process import rss_bytes
+from donecheck.runtime.process import cpu_seconds, gc_pauses, rss_bytes
 
 __all__ = ["Reviewer"]
 
@@ -131,6 +133,7 @@ class Reviewer:
         self._cache: OrderedDict[str, Verdict] = OrderedDict()
         self._pending: dict[str, asyncio.Future[Any]] = {}
         self._acceptance: OrderedDict[tuple[str, str], Acceptance] = OrderedDict()
+        self._usage_seen: dict[str, UsageSummary] = {}
         self._latency_ms: deque[float] = deque(maxlen=_LATENCIES)
         self._in_flight = 0
         self._queued = 0
@@ -145,6 +148,7 @@ class Reviewer:
             "unparsed": 0,
             "budget_denied": 0,
             "preanalysis_calls": 0,
+            "prepared": 0,
         }
 
     @property
@@ -163,7 +167,11 @@ class Reviewer:
                 rules = _noted(rules, self._warning)
             if self.route is None:
                 return rules
-            return await self._judged(request, ev, rules)
+            self._usage_seen.pop(request.session_id, None)
+            result = await self._judged(request, ev, rules)
+            usage = self._usage_seen.pop(request.session_id, None)
+            # the controller's card needs the usage: it comes back with the verdict
+            return result if usage is None else msgspec.structs.replace(result, usage=usage)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # a bug must become "could not verify", never a pass or a fix
@@ -177,6 +185,26 @@ class Reviewer:
             self._stats["reviews"] += 1
             if self.route is None:
                 self._latency_ms.append((time.perf_counter() - started) * 1000)
+
+    async def prepare(self, request: ReviewRequest) -> Ack:
+        """Pre-analyse a task ahead of its first review (SPEC §5).
+
+        The acceptance items are cached per task, so the review at the agent's
+        stop finds them ready (or joins the call still running) instead of
+        making a second model call on the stop path. Waits, as the review
+        would, when the request's attachments have no recorded content yet.
+        """
+        if self.route is None:
+            return Ack(session_id=request.session_id, detail="rules-only: nothing to prepare")
+        if self._limit is None:
+            self._limit = asyncio.Semaphore(self._config.reviewer_concurrency)
+        async with self._limit:
+            acceptance = await self._acceptance_for(request, Evidence.of(request))
+        self._stats["prepared"] += 1
+        return Ack(
+            session_id=request.session_id,
+            detail=f"{len(acceptance.items)} acceptance item(s) for {request.request_id}",
+        )
 
     async def aclose(self) -> None:
         """Close the judge client's connections (an actor's die with its process)."""
@@ -195,6 +223,8 @@ class Reviewer:
         return {
             "index": self.index,
             "rss_bytes": rss_bytes(),
+            "cpu_s": cpu_seconds(),
+            **gc_pauses(),
             "mode": self.mode,
             "judge": self.route.label if self.route is not None else None,
             "in_flight": self._in_flight,
@@ -367,7 +397,7 @@ class Reviewer:
     ) -> None:
         attempts = attempts or (Attempt(1, None, Usage(), "no attempt was made"),)
         for n, attempt in enumerate(attempts, start=1):
-            await self._budget.settle(
+            settled = await self._budget.settle(
                 UsageReport(
                     reservation_id=reservation,
                     session_id=session_id,
@@ -382,6 +412,8 @@ class Reviewer:
                     tenant=tenant,
                 )
             )
+            if settled.usage is not None:
+                self._usage_seen[session_id] = settled.usage
 
     async def _acceptance_for(self, request: ReviewRequest, ev: Evidence) -> Acceptance:
         if request.acceptance is not None:

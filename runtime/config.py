@@ -66,6 +66,11 @@ class Config(BaseSettings):
     milestone_checks: bool = Field(
         False, description="Let the agent ask for one mid-task check per request (SPEC §9)."
     )
+    preanalysis_at_open: bool = Field(
+        True,
+        description="With a judge, run a request's pre-analysis while the agent works"
+        " (at open, or once its attachments are parsed) instead of at the first stop.",
+    )
 
     # -------------------------------------------------------- evidence (SPEC §4)
     answer_excerpt_chars: int = Field(8_000, gt=0)

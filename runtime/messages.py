@@ -546,6 +546,8 @@ class Verdict(Message, frozen=True, kw_only=True):
     """What cited material blocks literally say (id → text), shown apart from judgements."""
     budget_denied: str | None = None
     """Why the budget accountant refused the judge call (the rules decided alone)."""
+    usage: UsageSummary | None = None
+    """The session's usage after this review's model calls, when it made any."""
 
 
 class NoVerdict(Message, frozen=True, kw_only=True):
@@ -556,6 +558,7 @@ class NoVerdict(Message, frozen=True, kw_only=True):
     raw_text: str = ""
     notes: tuple[str, ...] = ()
     budget_denied: str | None = None
+    usage: UsageSummary | None = None
 
 
 ReviewResult: TypeAlias = Verdict | NoVerdict
@@ -756,6 +759,8 @@ class Settled(Message, frozen=True, kw_only=True):
     reservation_id: str
     session_tokens: int
     unknown: bool = False
+    usage: UsageSummary | None = None
+    """The session's usage with this settlement counted (saves a query)."""
 
 
 class MainCallRecorded(Message, frozen=True, kw_only=True):

@@ -517,3 +517,91 @@ def test_need_evidence_then_pass() -> None:
         ]
 
     run(body)
+
+
+def _judged(server_url: str) -> tuple[CompletionController, LocalLedgers, Reviewer]:
+    config = Config(judge_base_url=server_url, judge_model="judge")
+    reviewer = Reviewer(config=config)
+    ledgers = LocalLedgers([EvidenceLedger(0)])
+    controller = CompletionController(
+        config=config, ledger=ledgers, reviewer=LocalReviewers([reviewer]), clock=FakeClock()
+    )
+    return controller, ledgers, reviewer
+
+
+async def _prepared(c: CompletionController, session_id: str) -> None:
+    """Wait for the background pre-analysis of the session's task."""
+    preparing = c._sessions[session_id].preparing
+    assert preparing is not None
+    await asyncio.wait_for(preparing, 10)
+
+
+def _preanalysis(text: str) -> bool:
+    return "You prepare the review" in text
+
+
+def test_preanalysis_runs_while_the_agent_works_not_at_the_stop() -> None:
+    from donecheck.runtime.scripted import Reply, ScriptedProvider, verdict_text
+
+    def responder(request: Any) -> Reply | None:
+        return Reply(content='{"acceptance": []}') if _preanalysis(request.text) else None
+
+    async def body() -> None:
+        default = verdict_text("pass", summary="Done.")
+        async with ScriptedProvider([], default=default, responder=responder) as server:
+            c, ledgers, reviewer = _judged(server.url)
+            try:
+                await open_session(c, ledgers)
+                # no stop yet: the pre-analysis is made in the background
+                await _prepared(c, "s1")
+                assert len(server.requests) == 1 and _preanalysis(server.requests[0].text)
+                await pytest_run(ledgers, "a", 0)
+                action = await c.handle(TurnStopping(session_id="s1", answer=CLAIM))
+                assert isinstance(action, Deliver)
+                # the stop made one model call, the review; the pre-analysis was reused
+                assert [_preanalysis(r.text) for r in server.requests] == [True, False]
+                assert c.statistics()["prepared"] == 1
+                # opting out at open means no model call at all
+                await open_session(c, ledgers, "s2", Policy(review=False))
+                assert c._sessions["s2"].preparing is None
+                assert len(server.requests) == 2
+            finally:
+                await reviewer.aclose()
+
+    run(body)
+
+
+def test_preanalysis_of_a_request_with_attachments_waits_for_their_content() -> None:
+    from donecheck.parsers import parse_bytes
+    from donecheck.runtime.messages import AttachmentRef
+    from donecheck.runtime.scripted import Reply, ScriptedProvider
+
+    spec = parse_bytes(b"- The README lists every command.\n", "spec.txt")
+
+    def responder(request: Any) -> Reply | None:
+        return Reply(content='{"acceptance": []}') if _preanalysis(request.text) else None
+
+    async def body() -> None:
+        async with ScriptedProvider([], responder=responder) as server:
+            c, ledgers, reviewer = _judged(server.url)
+            try:
+                opened = SessionOpened(
+                    session_id="s1",
+                    request_id="r1",
+                    request="Update the README per the attached spec.",
+                    attachments=(AttachmentRef(sha256=spec.sha256, name="spec.txt", size=34),),
+                )
+                await ledgers.append([opened])
+                await c.handle(opened)
+                parsed: asyncio.Future[Material] = asyncio.get_running_loop().create_future()
+                c.attach_materials("s1", [(spec.sha256, "spec.txt", parsed)])
+                await asyncio.sleep(0.2)
+                assert server.requests == []  # still parsing: nothing is guessed
+                parsed.set_result(spec)
+                await _prepared(c, "s1")
+                assert len(server.requests) == 1
+                assert "The README lists every command." in server.requests[0].text
+            finally:
+                await reviewer.aclose()
+
+    run(body)

@@ -8,6 +8,7 @@ import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import msgspec
 import pytest
 
 from donecheck.actors.budget import BudgetAccountant
@@ -227,7 +228,9 @@ def test_same_evidence_same_inputs_is_one_call() -> None:
         request = failing()
         first = await reviewer.review(request)
         second = await reviewer.review(request)
-        assert first == second
+        # the call brought the session's usage back; the cached answer made no call
+        assert first.usage is not None and second.usage is None
+        assert msgspec.structs.replace(first, usage=None) == second
         assert len(reviews(server)) == 1
         assert reviewer.statistics()["cache_hits"] == 1
         changed = ReviewRequest(
@@ -436,3 +439,44 @@ def test_rules_only_is_the_default(answer: str) -> None:
     assert isinstance(verdict, Verdict) and verdict.reviewer == "rules"
     stats = reviewer.statistics()
     assert stats["mode"] == "rules" and stats["rules_review_ms_p50"] is not None
+
+
+# ------------------------------------------------------------------ prepare
+
+
+def test_prepare_runs_the_preanalysis_once_ahead_of_the_review() -> None:
+    ledger = LedgerBuilder()
+    ledger.open("Add divide() to calc.py and make sure dividing by zero raises ValueError.")
+
+    async def test(reviewer: Reviewer, server: ScriptedProvider) -> None:
+        ack = await reviewer.prepare(ledger.request(""))
+        assert "acceptance item(s)" in ack.detail
+        assert [is_preanalysis(r) for r in server.requests] == [True]
+        ledger.write("calc.py")
+        await reviewer.review(ledger.request("Added divide() to calc.py." + LONG))
+        assert [is_preanalysis(r) for r in server.requests] == [True, False]
+        assert reviewer.statistics()["preanalysis_calls"] == 1  # the review reused it
+
+    run(test)
+
+
+def test_prepare_joins_nothing_it_cannot_know_yet() -> None:
+    spec = parse_bytes(b"- The README lists every command.\n", "spec.txt")
+    ledger = LedgerBuilder()
+    ledger.open("Update the README per the attached spec.", spec, recorded=False)
+
+    async def test(reviewer: Reviewer, server: ScriptedProvider) -> None:
+        await reviewer.prepare(ledger.request(""))
+        assert server.requests == []  # the attachment has no content yet: no guess
+        ledger._add(MaterialRecorded(session_id="s", material=spec))
+        await reviewer.prepare(ledger.request(""))
+        assert "The README lists every command." in server.requests[0].text
+
+    run(test)
+
+
+def test_prepare_without_a_judge_makes_no_call() -> None:
+    ledger = LedgerBuilder()
+    ledger.open("Add divide() to calc.py.")
+    ack = asyncio.run(Reviewer().prepare(ledger.request("")))
+    assert ack.detail == "rules-only: nothing to prepare"
