@@ -308,6 +308,8 @@ class CompletionController:
         session.task = TaskState(
             session_id=msg.session_id, request_id=msg.request_id, request=msg.text
         )
+        if self._eager and session.policy.review:
+            session.preparing = asyncio.ensure_future(self._prepare_when_read(session))
         return Ack(session_id=msg.session_id, detail=f"new task {msg.request_id}")
 
     def _cancel(self, msg: Cancel) -> Ack:

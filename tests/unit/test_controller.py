@@ -561,10 +561,16 @@ def test_preanalysis_runs_while_the_agent_works_not_at_the_stop() -> None:
                 # the stop made one model call, the review; the pre-analysis was reused
                 assert [_preanalysis(r.text) for r in server.requests] == [True, False]
                 assert c.statistics()["prepared"] == 1
+                # a new request is pre-analysed too, while the agent works on it
+                await c.handle(UserInput(session_id="s1", request_id="r2", text="Also add mul()."))
+                await _prepared(c, "s1")
+                assert [_preanalysis(r.text) for r in server.requests] == [True, False, True]
+                assert "Also add mul()." in server.requests[-1].text
+                server.requests.clear()
                 # opting out at open means no model call at all
                 await open_session(c, ledgers, "s2", Policy(review=False))
                 assert c._sessions["s2"].preparing is None
-                assert len(server.requests) == 2
+                assert server.requests == []
             finally:
                 await reviewer.aclose()
 
