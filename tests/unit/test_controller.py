@@ -611,3 +611,50 @@ def test_preanalysis_of_a_request_with_attachments_waits_for_their_content() -> 
                 await reviewer.aclose()
 
     run(body)
+
+
+def test_a_judged_turn_gets_its_usage_from_the_settlement_not_a_query() -> None:
+    from donecheck.runtime.messages import BudgetQuery, UsageSummary
+    from donecheck.runtime.scripted import Reply, ScriptedProvider, verdict_text
+
+    class CountingBudgets(LocalBudgets):
+        queries = 0
+
+        async def usage(self, query: BudgetQuery) -> UsageSummary:
+            CountingBudgets.queries += 1
+            return await super().usage(query)
+
+    def responder(request: Any) -> Reply | None:
+        return Reply(content='{"acceptance": []}') if _preanalysis(request.text) else None
+
+    async def body() -> None:
+        default = verdict_text("pass", summary="Done.")
+        async with ScriptedProvider([], default=default, responder=responder) as server:
+            config = Config(judge_base_url=server.url, judge_model="judge")
+            budgets = CountingBudgets([BudgetAccountant(config=config)])
+            reviewer = Reviewer(config=config, budget=budgets)
+            ledgers = LocalLedgers([EvidenceLedger(0)])
+            c = CompletionController(
+                config=config,
+                ledger=ledgers,
+                reviewer=LocalReviewers([reviewer]),
+                budget=budgets,
+                clock=FakeClock(),
+            )
+            try:
+                await open_session(c, ledgers)
+                await _prepared(c, "s1")
+                await pytest_run(ledgers, "a", 0)
+                action = await c.handle(TurnStopping(session_id="s1", answer=CLAIM))
+                assert isinstance(action, Deliver)
+                usage = action.report.usage
+                assert usage is not None
+                assert usage.aux_calls == {"pre_analysis": 1, "review": 1}
+                assert CountingBudgets.queries == 0
+                # a card asked for later still comes from the accountant
+                card = await c.handle(ReportQuery(session_id="s1"))
+                assert card.usage == usage and CountingBudgets.queries == 1
+            finally:
+                await reviewer.aclose()
+
+    run(body)
