@@ -133,7 +133,8 @@ class Reviewer:
         self._cache: OrderedDict[str, Verdict] = OrderedDict()
         self._pending: dict[str, asyncio.Future[Any]] = {}
         self._acceptance: OrderedDict[tuple[str, str], Acceptance] = OrderedDict()
-        self._usage_seen: dict[str, UsageSummary] = {}
+        # sessions under review → the usage their latest settlement returned
+        self._usage_seen: dict[str, UsageSummary | None] = {}
         self._latency_ms: deque[float] = deque(maxlen=_LATENCIES)
         self._in_flight = 0
         self._queued = 0
@@ -167,10 +168,12 @@ class Reviewer:
                 rules = _noted(rules, self._warning)
             if self.route is None:
                 return rules
-            self._usage_seen.pop(request.session_id, None)
-            result = await self._judged(request, ev, rules)
-            usage = self._usage_seen.pop(request.session_id, None)
             # the controller's card needs the usage: it comes back with the verdict
+            self._usage_seen[request.session_id] = None
+            try:
+                result = await self._judged(request, ev, rules)
+            finally:
+                usage = self._usage_seen.pop(request.session_id, None)
             return result if usage is None else msgspec.structs.replace(result, usage=usage)
         except asyncio.CancelledError:
             raise
@@ -412,7 +415,7 @@ class Reviewer:
                     tenant=tenant,
                 )
             )
-            if settled.usage is not None:
+            if settled.usage is not None and session_id in self._usage_seen:
                 self._usage_seen[session_id] = settled.usage
 
     async def _acceptance_for(self, request: ReviewRequest, ev: Evidence) -> Acceptance:
