@@ -13,7 +13,7 @@ import pytest
 from donecheck.actors.budget import BudgetAccountant
 from donecheck.actors.controller import CompletionController
 from donecheck.actors.ledger import EvidenceLedger
-from donecheck.actors.peers import LocalBudgets, LocalLedgers, LocalReviewers
+from donecheck.actors.peers import LocalBudgets, LocalLedgers, LocalReviewers, ReviewerPort
 from donecheck.actors.reviewer import Reviewer
 from donecheck.actors.store import SqliteStore
 from donecheck.runtime.clock import FakeClock
@@ -61,9 +61,15 @@ class GatedReviewer:
         await self.gate.wait()
         return await Reviewer().review(request)
 
+    async def prepare(self, request: ReviewRequest) -> Ack:
+        return await Reviewer().prepare(request)
+
 
 class FailingReviewer:
     async def review(self, request: ReviewRequest) -> ReviewResult:
+        raise ConnectionError("reviewer actor died")
+
+    async def prepare(self, request: ReviewRequest) -> Ack:
         raise ConnectionError("reviewer actor died")
 
 
@@ -76,7 +82,7 @@ class CountingReviewer(Reviewer):
 
 
 def make(
-    reviewer: Any = None, **config: Any
+    reviewer: ReviewerPort | None = None, **config: Any
 ) -> tuple[CompletionController, LocalLedgers, FakeClock]:
     clock = FakeClock()
     ledgers = LocalLedgers([EvidenceLedger(0), EvidenceLedger(1)])
@@ -474,9 +480,9 @@ def test_milestone_checks_are_off_by_default_and_once_per_request() -> None:
 
 
 def test_a_denied_budget_ends_the_loop_with_budget() -> None:
-    class Denied:
+    class Denied(Reviewer):
         async def review(self, request: ReviewRequest) -> ReviewResult:
-            verdict = await Reviewer().review(request)
+            verdict = await super().review(request)
             assert isinstance(verdict, Verdict)
             return msgspec.structs.replace(verdict, budget_denied="session aux budget: cap 10")
 

@@ -84,6 +84,7 @@ VERDICT = m.Verdict(
     raw_text="{}",
     cited={"E2": "x"},
     coverage=(COVERAGE,),
+    usage=CARD.usage,
 )
 
 SAMPLES: list[m.Message] = [
@@ -181,7 +182,7 @@ SAMPLES: list[m.Message] = [
     ACCEPTANCE,
     ACCEPTANCE.items[0],
     COVERAGE,
-    m.NoVerdict(review_id="rv", reason="unparseable", raw_text="???"),
+    m.NoVerdict(review_id="rv", reason="unparseable", raw_text="???", usage=CARD.usage),
     m.TurnStopping(session_id="s", answer="done", at=3.0),
     m.Cancel(session_id="s", reason="user", at=4.0),
     m.ReportQuery(session_id="s", request_id="r"),
@@ -221,7 +222,7 @@ SAMPLES: list[m.Message] = [
         cache_hit_tokens=1,
         final=False,
     ),
-    m.Settled(reservation_id="b1", session_tokens=30, unknown=True),
+    m.Settled(reservation_id="b1", session_tokens=30, unknown=True, usage=CARD.usage),
     m.MainCallRecorded(session_id="s", count=2),
     m.BudgetQuery(session_id="s"),
 ]
