@@ -51,7 +51,7 @@ from donecheck.runtime.messages import (
     UsageReport,
     UsageSummary,
 )
-from donecheck.runtime.process import cpu_seconds, gc_pauses, rss_bytes
+from donecheck.runtime.process import process_facts
 
 __all__ = ["BudgetAccountant", "Caps", "Pool", "SessionUsage", "grant"]
 
@@ -372,9 +372,7 @@ class BudgetAccountant:
     def statistics(self) -> dict[str, Any]:
         return {
             "shard": self.shard,
-            "rss_bytes": rss_bytes(),
-            "cpu_s": cpu_seconds(),
-            **gc_pauses(),
+            **process_facts(),
             "sessions": len(self._sessions),
             "reservations": len(self._held),
             "tenants": len(self._tenants),

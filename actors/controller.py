@@ -72,7 +72,7 @@ from donecheck.runtime.messages import (
     Verdict,
     ViewRequest,
 )
-from donecheck.runtime.process import cpu_seconds, gc_pauses, rss_bytes
+from donecheck.runtime.process import process_facts
 
 __all__ = ["CompletionController"]
 
@@ -243,9 +243,7 @@ class CompletionController:
     def statistics(self) -> dict[str, Any]:
         return {
             "shard": self.shard,
-            "rss_bytes": rss_bytes(),
-            "cpu_s": cpu_seconds(),
-            **gc_pauses(),
+            **process_facts(),
             "sessions": len(self._sessions),
             "in_flight": sum(
                 1

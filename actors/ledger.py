@@ -52,7 +52,7 @@ from donecheck.runtime.messages import (
     encode,
     ledger_event_decoder,
 )
-from donecheck.runtime.process import cpu_seconds, gc_pauses, rss_bytes
+from donecheck.runtime.process import process_facts
 from donecheck.runtime.reads import read_evidence
 
 __all__ = ["EvidenceLedger", "event_id_of"]
@@ -259,9 +259,7 @@ class EvidenceLedger:
     def statistics(self) -> dict[str, Any]:
         return {
             "shard": self.shard,
-            "rss_bytes": rss_bytes(),
-            "cpu_s": cpu_seconds(),
-            **gc_pauses(),
+            **process_facts(),
             "store": self.store.url,
             "cached_sessions": len(self._sessions),
             "cached_events": sum(len(s.entries) for s in self._sessions.values()),

@@ -94,7 +94,7 @@ from donecheck.runtime.messages import (
     UsageSummary,
     Verdict,
 )
-from donecheck.runtime.process import cpu_seconds, gc_pauses, rss_bytes
+from donecheck.runtime.process import process_facts
 
 __all__ = ["Reviewer"]
 
@@ -225,9 +225,7 @@ class Reviewer:
 
         return {
             "index": self.index,
-            "rss_bytes": rss_bytes(),
-            "cpu_s": cpu_seconds(),
-            **gc_pauses(),
+            **process_facts(),
             "mode": self.mode,
             "judge": self.route.label if self.route is not None else None,
             "in_flight": self._in_flight,

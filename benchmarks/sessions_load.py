@@ -296,7 +296,16 @@ def main() -> None:
     import ray
 
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-    ray.init(num_cpus=2, include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False)
+    from donecheck.runtime.api import embedded_system_config
+    from donecheck.runtime.config import Config
+
+    ray.init(
+        num_cpus=2,
+        include_dashboard=False,
+        logging_level=logging.ERROR,
+        log_to_driver=False,
+        _system_config=embedded_system_config(Config()),  # as DoneCheck.start() does
+    )
     child, url = start_judge(args.judge_latency) if args.judge_latency > 0 else (None, None)
     scratch = tempfile.mkdtemp(prefix="dc-load-")
     try:

@@ -34,9 +34,14 @@ from donecheck.runtime.messages import (
 from donecheck.runtime.remote import aget, get
 from donecheck.runtime.session import AsyncSession, Session
 
-__all__ = ["DoneCheck"]
+__all__ = ["DoneCheck", "embedded_system_config"]
 
 log = logging.getLogger("donecheck")
+
+
+def embedded_system_config(config: Config) -> dict[str, Any]:
+    """Ray settings DoneCheck gives an instance it starts itself (for ``ray.init``)."""
+    return {"worker_niceness": config.worker_niceness}
 
 
 def _init_ray(address: str | None, config: Config) -> bool:
@@ -54,6 +59,7 @@ def _init_ray(address: str | None, config: Config) -> bool:
     }
     if address is None:
         kwargs.update(include_dashboard=False, num_cpus=config.num_cpus)
+        kwargs["_system_config"] = embedded_system_config(config)
     else:
         kwargs["address"] = address
     try:

@@ -165,6 +165,14 @@ class Config(BaseSettings):
     num_cpus: int | None = Field(
         None, ge=1, description="CPUs for an embedded Ray instance (default: all)."
     )
+    worker_niceness: int = Field(
+        0,
+        ge=0,
+        le=19,
+        description="Scheduling niceness of an embedded Ray instance's workers, DoneCheck's"
+        " actors among them. Ray's default, 15, makes every actor call wait behind the host"
+        " process and Ray's own daemons (a bare call after 0.5 s idle: 17 ms vs 7 ms at 0).",
+    )
 
     @field_validator("judge_modalities")
     @classmethod

@@ -6,7 +6,7 @@ import gc
 import os
 import time
 
-__all__ = ["cpu_seconds", "gc_pauses", "rss_bytes"]
+__all__ = ["cpu_seconds", "gc_pauses", "niceness", "process_facts", "rss_bytes", "settle_gc"]
 
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
@@ -23,6 +23,24 @@ def rss_bytes() -> int | None:
 def cpu_seconds() -> float:
     """CPU time (user + system) this process has used so far."""
     return time.process_time()
+
+
+def niceness() -> int | None:
+    """This process's scheduling niceness (Ray starts workers at 15 by default)."""
+    try:
+        return os.nice(0)
+    except (AttributeError, OSError):
+        return None
+
+
+def process_facts() -> dict[str, float | int | None]:
+    """What every actor's ``statistics()`` reports about its process."""
+    return {
+        "rss_bytes": rss_bytes(),
+        "cpu_s": cpu_seconds(),
+        "nice": niceness(),
+        **gc_pauses(),
+    }
 
 
 class _GcPauses:

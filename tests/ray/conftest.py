@@ -16,12 +16,16 @@ def ray_address() -> Iterator[str]:
     import ray
 
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    from donecheck.runtime.api import embedded_system_config
+    from donecheck.runtime.config import Config
+
     ray.init(
         num_cpus=2,
         include_dashboard=False,
         namespace=NAMESPACE,
         logging_level=logging.ERROR,
         log_to_driver=False,
+        _system_config=embedded_system_config(Config()),  # as DoneCheck.start() does
     )
     try:
         yield ray.get_runtime_context().gcs_address

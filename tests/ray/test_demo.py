@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -68,3 +69,27 @@ def test_report_writes_one_self_contained_page(
     assert "need_fix_claims_pass_but_failed.json" in text
     assert "judgement by rule failed_check" in text
     assert "1 failed, 2 passed" in text
+
+
+def test_an_embedded_instance_runs_the_actors_at_normal_priority(tmp_path: Path) -> None:
+    # Ray starts workers at niceness 15; DoneCheck's actors then wait behind the host
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("RAY_", "DONECHECK_"))}
+    script = (
+        "import json, sys\n"
+        "from donecheck.runtime import DoneCheck\n"
+        "dc = DoneCheck.start(data_dir=sys.argv[1], num_cpus=1)\n"
+        "stats = dc.statistics()\n"
+        "print(json.dumps({k: v['nice'] for k, v in stats.items() if 'nice' in v}))\n"
+        "dc.shutdown()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    nice = json.loads(done.stdout.strip().splitlines()[-1])
+    assert {"ledger-0", "controller-0", "reviewer-0", "budget-0"} <= set(nice)
+    assert set(nice.values()) == {0}

@@ -49,6 +49,7 @@ def test_environment_overrides_and_code_wins(monkeypatch: pytest.MonkeyPatch) ->
         ({"judge_temperature": 3}, "judge_temperature", "less than or equal to 2"),
         ({"judge_modalities": ("text", "video")}, "judge_modalities", "unknown modalities"),
         ({"namespace": "has space"}, "namespace", "pattern"),
+        ({"worker_niceness": 20}, "worker_niceness", "less than or equal to 19"),
         ({"max_round": 3}, "max_round", "unknown setting"),
     ],
 )

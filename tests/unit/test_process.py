@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gc
 
-from donecheck.runtime.process import cpu_seconds, gc_pauses, rss_bytes
+from donecheck.runtime.process import cpu_seconds, gc_pauses, niceness, process_facts, rss_bytes
 
 
 def test_rss_and_cpu_are_measured() -> None:
@@ -13,6 +13,12 @@ def test_rss_and_cpu_are_measured() -> None:
     before = cpu_seconds()
     sum(i * i for i in range(200_000))
     assert cpu_seconds() > before
+
+
+def test_process_facts_name_what_statistics_report() -> None:
+    facts = process_facts()
+    assert {"rss_bytes", "cpu_s", "nice", "gc_pauses", "gc_pause_max_ms"} <= set(facts)
+    assert facts["nice"] == niceness() and isinstance(niceness(), int)
 
 
 def test_gc_pauses_are_counted() -> None:
