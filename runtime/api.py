@@ -67,8 +67,10 @@ def _init_ray(address: str | None, config: Config) -> bool:
             ray.init(**kwargs)
         except ConnectionError as exc:
             # Ray Client starts a server per client; that start sometimes fails
-            # at random ("Starting Ray client server failed"). Try once more.
-            if not (address or "").startswith("ray://") or "client server failed" not in str(exc):
+            # at random ("Starting Ray client server failed", or the server
+            # process already gone when the proxy looks at it). Try once more.
+            flaky = ("client server failed", "Initialization failure from server")
+            if not (address or "").startswith("ray://") or not any(f in str(exc) for f in flaky):
                 raise
             log.warning("Ray Client could not start a server for this driver; retrying once")
             ray.shutdown()
