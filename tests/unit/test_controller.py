@@ -664,3 +664,24 @@ def test_a_judged_turn_gets_its_usage_from_the_settlement_not_a_query() -> None:
                 await reviewer.aclose()
 
     run(body)
+
+
+def test_a_review_that_never_answers_times_out_as_unverified(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    class Hung(Reviewer):
+        async def review(self, request: ReviewRequest) -> ReviewResult:
+            await asyncio.Event().wait()  # the reviewer is stuck
+            raise AssertionError("unreachable")
+
+    monkeypatch.setattr(Config, "review_timeout_s", property(lambda self: 0.2))
+
+    async def body() -> None:
+        c, ledgers, _ = make(LocalReviewers([Hung()]))
+        await open_session(c, ledgers)
+        await pytest_run(ledgers, "a", 1)
+        action = await asyncio.wait_for(c.handle(TurnStopping(session_id="s1", answer=CLAIM)), 5)
+        assert isinstance(action, Report) and action.reason == "unverified"
+        assert "timed out after 0.2 s" in action.report.notes[-1]
+
+    run(body)
