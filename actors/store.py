@@ -224,12 +224,26 @@ class _SqlStore:
     its parameter style and how a transaction runs."""
 
     url: str
+    _db: Any  # the open connection
     _P = "?"  # parameter placeholder
     _INSERT_SESSION = ""
     _UPSERT_STATE = ""
 
     def _run(self, work: Callable[[], T]) -> T:
         raise NotImplementedError
+
+    def _create_schema(self, blob: str) -> None:
+        """Create the tables if missing and check the schema version, inside the
+        caller's transaction."""
+        db = self._db
+        for statement in _SCHEMA:
+            db.execute(statement.format(blob=blob))
+        row = db.execute("SELECT value FROM dc_meta WHERE key='schema_version'").fetchone()
+        _check_version(self.url, row[0] if row else None)
+        if row is None:
+            db.execute(
+                f"INSERT INTO dc_meta VALUES ('schema_version', {self._P})", (str(SCHEMA_VERSION),)
+            )
 
     def _execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
         raise NotImplementedError
@@ -345,16 +359,7 @@ class SqliteStore(_SqlStore):
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA busy_timeout=10000")
             with self._transaction():
-                for statement in _SCHEMA:
-                    self._db.execute(statement.format(blob="BLOB"))
-                row = self._db.execute(
-                    "SELECT value FROM dc_meta WHERE key='schema_version'"
-                ).fetchone()
-                _check_version(self.url, row[0] if row else None)
-                if row is None:
-                    self._db.execute(
-                        "INSERT INTO dc_meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),)
-                    )
+                self._create_schema(blob="BLOB")
         except OSError as exc:
             raise StoreError(self.url, f"cannot use the folder: {exc.strerror or exc}") from exc
         except sqlite3.Error as exc:
@@ -413,16 +418,7 @@ class PostgresStore(_SqlStore):
             self._db = psycopg.connect(url, autocommit=False, connect_timeout=10)
             with self._db.transaction():
                 self._db.execute("SELECT pg_advisory_xact_lock(8311)")  # one creator at a time
-                for statement in _SCHEMA:
-                    self._db.execute(statement.format(blob="BYTEA"))
-                row = self._db.execute(
-                    "SELECT value FROM dc_meta WHERE key='schema_version'"
-                ).fetchone()
-                _check_version(self.url, row[0] if row else None)
-                if row is None:
-                    self._db.execute(
-                        "INSERT INTO dc_meta VALUES ('schema_version', %s)", (str(SCHEMA_VERSION),)
-                    )
+                self._create_schema(blob="BYTEA")
         except psycopg.Error as exc:
             raise StoreError(self.url, f"cannot open: {redact(str(exc))}") from exc
         self._lock = threading.Lock()

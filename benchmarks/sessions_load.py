@@ -134,11 +134,9 @@ def run_level(
     for *_, outcome in results:
         outcomes[outcome] = outcomes.get(outcome, 0) + 1
     expected = outcomes.get("Steer>Deliver", 0)
-    # model time inside each decision: one review each (the pre-analysis runs
-    # at open, while the agent thinks, unless the agent stops before it is done)
-    first_model = second_model = judge_s
-    overhead = [(a - first_model) * 1000 for a, _, _ in results]
-    overhead += [(b - second_model) * 1000 for _, b, _ in results]
+    # model time inside each decision: one review (the pre-analysis runs at
+    # open, while the agent thinks, unless the agent stops before it is done)
+    overhead = [(t - judge_s) * 1000 for first, second, _ in results for t in (first, second)]
     stats = describe(overhead)
     params = {
         **label,

@@ -306,8 +306,13 @@ class ScriptedProvider:
         usage = _usage(reply, raw, content)
         stream = reply.stream if reply.stream is not None else bool(body.get("stream"))
         ident = f"chatcmpl-{next(self._ids)}"
+        if reply.tool_calls is None and stream:
+            return await _stream(writer, ident, body, content, usage, reply)
+        message: dict[str, Any] = {"role": "assistant", "content": content}
+        finish = "stop"
         if reply.tool_calls is not None:
-            calls = [
+            message["content"] = reply.content  # null when the model only acts
+            message["tool_calls"] = [
                 {
                     "id": f"call_{next(self._ids)}",
                     "type": "function",
@@ -318,44 +323,17 @@ class ScriptedProvider:
                 }
                 for call in reply.tool_calls
             ]
-            acting: dict[str, Any] = {
-                "id": ident,
-                "object": "chat.completion",
-                "created": int(time.time()),
-                "model": body.get("model") or self.model,
-                "choices": [
-                    {
-                        "index": 0,
-                        "message": {
-                            "role": "assistant",
-                            "content": reply.content,
-                            "tool_calls": calls,
-                        },
-                        "finish_reason": "tool_calls",
-                    }
-                ],
-            }
-            if usage is not None:
-                acting["usage"] = usage
-            return await _send(writer, 200, json.dumps(acting).encode(), reply.headers)
-        if not stream:
-            completion: dict[str, Any] = {
-                "id": ident,
-                "object": "chat.completion",
-                "created": int(time.time()),
-                "model": body.get("model") or self.model,
-                "choices": [
-                    {
-                        "index": 0,
-                        "message": {"role": "assistant", "content": content},
-                        "finish_reason": "stop",
-                    }
-                ],
-            }
-            if usage is not None:
-                completion["usage"] = usage
-            return await _send(writer, 200, json.dumps(completion).encode(), reply.headers)
-        return await _stream(writer, ident, body, content, usage, reply)
+            finish = "tool_calls"
+        completion: dict[str, Any] = {
+            "id": ident,
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": body.get("model") or self.model,
+            "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+        }
+        if usage is not None:
+            completion["usage"] = usage
+        return await _send(writer, 200, json.dumps(completion).encode(), reply.headers)
 
 
 def _reply(value: Reply | str) -> Reply:
