@@ -287,6 +287,9 @@ def main() -> None:
     )
     parser.add_argument("--idle", type=int, default=2000, help="idle sessions for memory")
     parser.add_argument("--shard-sessions", type=int, default=1000, help="load for 1 vs 2 shards")
+    parser.add_argument(
+        "--worker-niceness", type=int, default=0, help="Ray workers' niceness (Ray's own: 15)"
+    )
     args = parser.parse_args()
 
     import tempfile
@@ -302,12 +305,17 @@ def main() -> None:
         include_dashboard=False,
         logging_level=logging.ERROR,
         log_to_driver=False,
-        _system_config=embedded_system_config(Config()),  # as DoneCheck.start() does
+        # as DoneCheck.start() does, unless --worker-niceness says otherwise
+        _system_config=embedded_system_config(Config(worker_niceness=args.worker_niceness)),
     )
     child, url = start_judge(args.judge_latency) if args.judge_latency > 0 else (None, None)
     scratch = tempfile.mkdtemp(prefix="dc-load-")
     try:
-        label = {"judge_latency_s": args.judge_latency, "agent_latency_s": args.agent_latency}
+        label = {
+            "judge_latency_s": args.judge_latency,
+            "agent_latency_s": args.agent_latency,
+            "worker_niceness": args.worker_niceness,
+        }
         # memory first, on a fresh deployment: after a heavy level the actors'
         # allocators hand memory back while idle sessions open, hiding their cost
         dc = deploy(2, url, scratch, "load-memory")

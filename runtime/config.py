@@ -170,8 +170,9 @@ class Config(BaseSettings):
         ge=0,
         le=19,
         description="Scheduling niceness of an embedded Ray instance's workers, DoneCheck's"
-        " actors among them. Ray's default, 15, makes every actor call wait behind the host"
-        " process and Ray's own daemons (a bare call after 0.5 s idle: 17 ms vs 7 ms at 0).",
+        " actors among them. At Ray's default, 15, a busy host process gets ~28 times the CPU"
+        " share of each actor; on a full 2-core machine DoneCheck then served ~20% fewer"
+        " sessions/s (benchmarks/RESULTS.md).",
     )
 
     @field_validator("judge_modalities")
