@@ -36,9 +36,9 @@ from typing import Any
 
 import msgspec
 
-from donecheck.actors.store import LedgerStore, StateWriter
-from donecheck.runtime.config import Config
-from donecheck.runtime.messages import (
+from donecheck.actors import process
+from donecheck.actors.config import Config
+from donecheck.actors.messages import (
     Ack,
     BudgetInbox,
     BudgetQuery,
@@ -51,7 +51,8 @@ from donecheck.runtime.messages import (
     UsageReport,
     UsageSummary,
 )
-from donecheck.runtime.process import process_facts
+from donecheck.actors.process import process_facts
+from donecheck.actors.store import LedgerStore, StateWriter, StoreLocation, opened
 
 __all__ = ["BudgetAccountant", "Caps", "Pool", "SessionUsage", "grant"]
 
@@ -102,7 +103,6 @@ class SessionUsage(msgspec.Struct, kw_only=True):
     reservations: dict[str, int] = {}
     """Reservation id → tokens held until its final settlement."""
     unknown_calls: int = 0
-    rejected_attempts: int = 0
     main_calls: int = 0
     aux_calls: dict[str, int] = {}
     rechecks: int = 0
@@ -182,10 +182,19 @@ _pool_decoder = msgspec.msgpack.Decoder(Pool)
 
 
 class BudgetAccountant:
-    def __init__(self, *, config: Config, shard: int = 0, store: LedgerStore | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        config: Config,
+        shard: int = 0,
+        store: LedgerStore | StoreLocation | None = None,
+        settle_gc: bool = False,
+    ) -> None:
+        """Without a store the state is not durable. ``settle_gc``: set by
+        ``deploy`` in an actor's process (:func:`~donecheck.actors.process.settle_gc`)."""
         self.shard = shard
         self._caps = Caps.from_config(config)
-        self._store = store
+        self._store = store = opened(store)
         self._kind = f"budget-{shard}"
         self._sessions: dict[str, SessionUsage] = {}
         self._tenants: dict[str, Pool] = {}
@@ -196,6 +205,8 @@ class BudgetAccountant:
         self._writer = StateWriter(store, self._kind) if store is not None else None
         if store is not None:
             self._restore(store)
+        if settle_gc:
+            process.settle_gc()
 
     # ------------------------------------------------------------ durability
 
@@ -300,7 +311,6 @@ class BudgetAccountant:
                 unknown = msg.input_tokens is None or msg.output_tokens is None
                 if unknown and msg.rejected:
                     unknown = False  # refused before any output: nothing was used
-                    usage.rejected_attempts += 1
                 elif unknown:
                     usage.unknown_calls += 1
                 else:

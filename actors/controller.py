@@ -26,6 +26,11 @@ from typing import Any
 
 import msgspec
 
+from donecheck.actors import process
+from donecheck.actors.clock import Clock, SystemClock
+from donecheck.actors.config import Config
+from donecheck.actors.errors import UnknownSessionError
+from donecheck.actors.ids import new_id
 from donecheck.actors.loop import (
     Limits,
     TaskState,
@@ -36,14 +41,7 @@ from donecheck.actors.loop import (
     next_action,
     progress_key,
 )
-from donecheck.actors.peers import BudgetPort, LedgerPort, ReviewerPort
-from donecheck.actors.store import LedgerStore, StateWriter
-from donecheck.runtime.clock import Clock, SystemClock
-from donecheck.runtime.config import Config
-from donecheck.runtime.errors import UnknownSessionError
-from donecheck.runtime.evidence import operations
-from donecheck.runtime.ids import new_id
-from donecheck.runtime.messages import (
+from donecheck.actors.messages import (
     Ack,
     AuxKind,
     BudgetQuery,
@@ -72,7 +70,10 @@ from donecheck.runtime.messages import (
     Verdict,
     ViewRequest,
 )
-from donecheck.runtime.process import process_facts
+from donecheck.actors.peers import BudgetPort, LedgerPort, ReviewerPort
+from donecheck.actors.process import process_facts
+from donecheck.actors.review.evidence import operations
+from donecheck.actors.store import LedgerStore, StateWriter, StoreLocation, opened
 
 __all__ = ["CompletionController"]
 
@@ -129,16 +130,19 @@ class CompletionController:
         ledger: LedgerPort,
         reviewer: ReviewerPort,
         budget: BudgetPort | None = None,
-        store: LedgerStore | None = None,
+        store: LedgerStore | StoreLocation | None = None,
         shard: int = 0,
         clock: Clock | None = None,
+        settle_gc: bool = False,
     ) -> None:
+        """Without a store the state is not durable. ``settle_gc``: set by
+        ``deploy`` in an actor's process (:func:`~donecheck.actors.process.settle_gc`)."""
         self.shard = shard
         self._config = config
         self._ledger = ledger
         self._reviewer = reviewer
         self._budget = budget
-        self._store = store
+        self._store = store = opened(store)
         self._kind = f"controller-{shard}"
         self._writer = StateWriter(store, self._kind) if store is not None else None
         self._clock = clock or SystemClock()
@@ -161,6 +165,8 @@ class CompletionController:
             "prepare_failures": 0,
         }
         self._timing = {"ledger_view_s": 0.0, "review_call_s": 0.0, "progress_s": 0.0}
+        if settle_gc:
+            process.settle_gc()
 
     # ------------------------------------------------------------------ inbox
 

@@ -1,39 +1,52 @@
-"""Where the actor classes become Ray actors: names, namespace, shards, restarts.
+"""Where DoneCheck meets Ray: starting or reaching Ray, and creating the actors.
 
 The actor logic lives in plain classes (``ledger.py``, ``controller.py`` …) that
-run without Ray in unit tests. This module alone applies ``ray.remote``, names
-every actor within the deployment's namespace, and decides restart and
-concurrency settings. Creating actors with ``get_if_exists=True`` makes
-:func:`deploy` idempotent: a second driver on the same cluster and namespace
-attaches to the running deployment instead of starting another.
+run without Ray in unit tests. This module alone applies ``ray.remote`` to those
+same classes, names every actor within the deployment's namespace, and decides
+restart and concurrency settings; :mod:`donecheck.actors.calls` makes every
+call to them. Only small values cross as constructor arguments — a
+:class:`~donecheck.actors.store.StoreLocation`, ports that find their peers by
+name — never an open store or an actor handle, so Ray can always restart an
+actor (ray-project/ray#53727) and it reopens its store in its own process.
 
-The first actor, ``manifest``, holds the configuration the deployment was
-started with. An attaching driver adopts it, so every driver computes the same
-session → shard mapping.
+Creating actors with ``get_if_exists=True`` makes :func:`deploy` idempotent: a
+second driver on the same cluster and namespace attaches to the running
+deployment instead of starting another. The first actor, ``manifest``, holds
+the configuration the deployment was started with. An attaching driver adopts
+it, so every driver computes the same session → shard mapping.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import ray
 
+from donecheck.actors import calls
 from donecheck.actors.budget import BudgetAccountant
+from donecheck.actors.calls import RayBudgets, RayLedgers, RayReviewers, actor_name
+from donecheck.actors.config import Config
 from donecheck.actors.controller import CompletionController
+from donecheck.actors.errors import DeploymentError
+from donecheck.actors.ids import budget_key, shard_of
 from donecheck.actors.ledger import EvidenceLedger
 from donecheck.actors.parser import AttachmentParser
-from donecheck.actors.peers import RayBudgets, RayLedgers, RayReviewers, budget_key
 from donecheck.actors.reviewer import Reviewer
-from donecheck.actors.store import open_store
-from donecheck.runtime.config import Config
-from donecheck.runtime.ids import shard_of
-from donecheck.runtime.messages import BudgetInbox, BudgetReply
-from donecheck.runtime.process import settle_gc
+from donecheck.actors.store import StoreLocation
 
-__all__ = ["Deployment", "actor_names", "deploy"]
+__all__ = [
+    "Deployment",
+    "actor_names",
+    "deploy",
+    "disconnect",
+    "embedded_system_config",
+    "init_ray",
+    "ray_address",
+]
 
 log = logging.getLogger("donecheck")
 
@@ -47,6 +60,69 @@ _LAYOUT = (
 _CONTROLLER_CONCURRENCY = 2048
 
 
+# ------------------------------------------------------------------------ Ray
+
+
+def embedded_system_config(config: Config) -> dict[str, Any]:
+    """Ray settings DoneCheck gives an instance it starts itself (for ``ray.init``)."""
+    return {"worker_niceness": config.worker_niceness}
+
+
+def init_ray(address: str | None, config: Config) -> bool:
+    """Connect to Ray (or start it). Returns whether this call started Ray."""
+    if ray.is_initialized():
+        return False
+    # Ray's own log lines stay out of the host's output; actors' prints too.
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    kwargs: dict[str, Any] = {
+        "namespace": config.namespace,
+        "logging_level": logging.ERROR,
+        "log_to_driver": False,
+    }
+    if address is None:
+        kwargs.update(include_dashboard=False, num_cpus=config.num_cpus)
+        kwargs["_system_config"] = embedded_system_config(config)
+    else:
+        kwargs["address"] = address
+    try:
+        try:
+            ray.init(**kwargs)
+        except ConnectionError as exc:
+            # Ray Client starts a server per client; that start sometimes fails
+            # at random ("Starting Ray client server failed", or the server
+            # process already gone when the proxy looks at it). Try once more.
+            flaky = ("client server failed", "Initialization failure from server")
+            if not (address or "").startswith("ray://") or not any(f in str(exc) for f in flaky):
+                raise
+            log.warning("Ray Client could not start a server for this driver; retrying once")
+            ray.shutdown()
+            ray.init(**kwargs)
+    except (ConnectionError, RuntimeError, ValueError) as exc:
+        where = address or "a new local instance"
+        hint = ""
+        if address and address.startswith("ray://") and "timeout" in str(exc):
+            hint = (
+                " (if the cluster uses token authentication, as Ray 2.59+ does for local"
+                " clusters, set RAY_AUTH_MODE=token in this process's environment)"
+            )
+        raise DeploymentError(f"could not start or reach Ray at {where}: {exc}{hint}") from exc
+    return address is None
+
+
+def disconnect() -> None:
+    """Disconnect this process from Ray (an embedded instance it started stops)."""
+    ray.shutdown()
+
+
+def ray_address() -> str:
+    """The address of the Ray instance this process is connected to."""
+    address: str = ray.get_runtime_context().gcs_address
+    return address
+
+
+# --------------------------------------------------------------------- actors
+
+
 class _Manifest:
     """Holds the deployment's configuration so later drivers use the same layout."""
 
@@ -57,77 +133,11 @@ class _Manifest:
         return self._config
 
 
-class _RayLedger(EvidenceLedger):
-    """The ledger with its store opened from the configuration, in its own process."""
-
-    def __init__(self, *, config: Config, shard: int) -> None:
-        super().__init__(
-            shard,
-            store=open_store(config.effective_store_url, f"ledger-{shard}"),
-            cached_sessions=config.ledger_cached_sessions,
-            snapshot_targets=config.snapshot_max_targets,
-        )
-        settle_gc()
-
-
-class _RayController(CompletionController):
-    """The controller with Ray peers, looked up by name in its own process.
-
-    Only small values cross as constructor arguments (not actor handles), so
-    Ray can always restart it (ray-project/ray#53727).
-    """
-
-    def __init__(self, *, config: Config, shard: int) -> None:
-        ns = config.namespace
-        super().__init__(
-            config=config,
-            ledger=RayLedgers(_lookup("ledger", config.ledger_shards, ns)),
-            reviewer=RayReviewers(_lookup("reviewer", config.reviewer_actors, ns)),
-            budget=RayBudgets(ns, config.budget_shards),
-            store=open_store(config.effective_store_url, f"controller-{shard}"),
-            shard=shard,
-        )
-        settle_gc()
-
-
-class _RayBudget(BudgetAccountant):
-    """The accountant with its durable state in the deployment's store. An async
-    actor: each message is applied at once (atomically), and its state change is
-    group-committed before the reply."""
-
-    def __init__(self, *, config: Config, shard: int) -> None:
-        super().__init__(
-            config=config,
-            shard=shard,
-            store=open_store(config.effective_store_url, f"budget-{shard}"),
-        )
-        settle_gc()
-
-    async def handle(self, msg: BudgetInbox) -> BudgetReply:  # type: ignore[override]
-        return await self.handle_async(msg)
-
-
-class _RayReviewer(Reviewer):
-    """The reviewer with the budget shards found by name on first use."""
-
-    def __init__(self, *, config: Config, index: int) -> None:
-        super().__init__(
-            index,
-            config=config,
-            budget=RayBudgets(config.namespace, config.budget_shards),
-        )
-        settle_gc()
-
-
-def _lookup(kind: str, count: int, namespace: str) -> list[Any]:
-    return [ray.get_actor(f"{kind}-{i}", namespace=namespace) for i in range(count)]
-
-
 _RemoteManifest: Any = ray.remote(_Manifest)
-_RemoteLedger: Any = ray.remote(_RayLedger)
-_RemoteController: Any = ray.remote(_RayController)
-_RemoteReviewer: Any = ray.remote(_RayReviewer)
-_RemoteBudget: Any = ray.remote(_RayBudget)
+_RemoteLedger: Any = ray.remote(EvidenceLedger)
+_RemoteController: Any = ray.remote(CompletionController)
+_RemoteReviewer: Any = ray.remote(Reviewer)
+_RemoteBudget: Any = ray.remote(BudgetAccountant)
 _RemoteParser: Any = ray.remote(AttachmentParser)
 
 
@@ -141,11 +151,14 @@ def parser_count(config: Config) -> int:
 def actor_names(config: Config) -> list[str]:
     """Every actor name of a deployment with this layout (within its namespace)."""
     names = ["manifest"]
-    names += [f"ledger-{i}" for i in range(config.ledger_shards)]
-    names += [f"reviewer-{i}" for i in range(config.reviewer_actors)]
-    names += [f"controller-{i}" for i in range(config.controller_shards)]
-    names += [f"budget-{i}" for i in range(config.budget_shards)]
-    names += [f"parser-{i}" for i in range(parser_count(config))]
+    for kind, count in (
+        ("ledger", config.ledger_shards),
+        ("reviewer", config.reviewer_actors),
+        ("controller", config.controller_shards),
+        ("budget", config.budget_shards),
+        ("parser", parser_count(config)),
+    ):
+        names += [actor_name(kind, i) for i in range(count)]
     return names
 
 
@@ -184,11 +197,11 @@ class Deployment:
             ("parser", self.parsers),
         ):
             for i, handle in enumerate(handles):
-                yield f"{kind}-{i}", handle
+                yield actor_name(kind, i), handle
 
     def statistics(self, timeout_s: float = 30.0) -> dict[str, Any]:
-        names, refs = zip(*((n, h.statistics.remote()) for n, h in self.named()), strict=True)
-        return dict(zip(names, ray.get(list(refs), timeout=timeout_s), strict=True))
+        """Each actor's ``statistics()``, by actor name."""
+        return calls.statistics(dict(self.named()), timeout_s)
 
     def kill(self) -> None:
         """Stop every actor of the deployment (other drivers lose it too)."""
@@ -221,12 +234,23 @@ def deploy(config: Config, *, detached: bool, timeout_s: float = 120.0) -> Deplo
             ns,
             ", ".join(f"{f}={getattr(live, f)}" for f in differs),
         )
+    url = live.effective_store_url
+
+    def store(name: str) -> StoreLocation:
+        return StoreLocation(url, name)
+
     # Appends are idempotent (event ids) and durable before they are acknowledged,
     # so a call cut short by the ledger's death is safely run again once Ray has
     # restarted it and it has reloaded the session from the store.
     ledgers = tuple(
-        _RemoteLedger.options(**opts(f"ledger-{i}", max_restarts=-1, max_task_retries=3)).remote(
-            config=live, shard=i
+        _RemoteLedger.options(
+            **opts(actor_name("ledger", i), max_restarts=-1, max_task_retries=3)
+        ).remote(
+            i,
+            store=store(actor_name("ledger", i)),
+            cached_sessions=live.ledger_cached_sessions,
+            snapshot_targets=live.snapshot_max_targets,
+            settle_gc=True,
         )
         for i in range(live.ledger_shards)
     )
@@ -239,12 +263,12 @@ def deploy(config: Config, *, detached: bool, timeout_s: float = 120.0) -> Deplo
     reviewers = tuple(
         _RemoteReviewer.options(
             **opts(
-                f"reviewer-{i}",
+                actor_name("reviewer", i),
                 max_concurrency=reviewer_slots,
                 max_restarts=-1,
                 max_task_retries=2,
             )
-        ).remote(config=live, index=i)
+        ).remote(i, config=live, budget=RayBudgets(ns, live.budget_shards), settle_gc=True)
         for i in range(live.reviewer_actors)
     )
     # Controller and accountant state is durable, and every message they take is
@@ -254,14 +278,22 @@ def deploy(config: Config, *, detached: bool, timeout_s: float = 120.0) -> Deplo
     durable = {"max_restarts": -1, "max_task_retries": 2}
     controllers = tuple(
         _RemoteController.options(
-            **opts(f"controller-{i}", max_concurrency=_CONTROLLER_CONCURRENCY, **durable)
-        ).remote(config=live, shard=i)
+            **opts(actor_name("controller", i), max_concurrency=_CONTROLLER_CONCURRENCY, **durable)
+        ).remote(
+            config=live,
+            ledger=RayLedgers(ns, live.ledger_shards),
+            reviewer=RayReviewers(ns, live.reviewer_actors),
+            budget=RayBudgets(ns, live.budget_shards),
+            store=store(actor_name("controller", i)),
+            shard=i,
+            settle_gc=True,
+        )
         for i in range(live.controller_shards)
     )
     budgets = tuple(
         _RemoteBudget.options(
-            **opts(f"budget-{i}", max_concurrency=_CONTROLLER_CONCURRENCY, **durable)
-        ).remote(config=live, shard=i)
+            **opts(actor_name("budget", i), max_concurrency=_CONTROLLER_CONCURRENCY, **durable)
+        ).remote(config=live, shard=i, store=store(actor_name("budget", i)), settle_gc=True)
         for i in range(live.budget_shards)
     )
     # Parsing is a pure function of the bytes, so a call cut short by an actor's
@@ -270,7 +302,7 @@ def deploy(config: Config, *, detached: bool, timeout_s: float = 120.0) -> Deplo
     # dies instead, and the file is reported ``crashed``.
     retry = {"max_restarts": -1, "max_task_retries": 3}
     parsers = tuple(
-        _RemoteParser.options(**opts(f"parser-{i}", **retry)).remote(index=i, config=live)
+        _RemoteParser.options(**opts(actor_name("parser", i), **retry)).remote(index=i, config=live)
         for i in range(parser_count(live))
     )
     deployment = Deployment(

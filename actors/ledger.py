@@ -1,7 +1,7 @@
 """Evidence ledger: every session's events, in order, durable, de-duplicated.
 
 One instance serves one shard of sessions (chosen by
-:func:`~donecheck.runtime.ids.shard_of`). It is a plain class; ``actors/deploy.py``
+:func:`~donecheck.actors.ids.shard_of`). It is a plain class; ``actors/deploy.py``
 makes it a Ray actor.
 
 * **Durable before acknowledged.** :meth:`append` numbers a batch of events,
@@ -30,18 +30,9 @@ from typing import Any
 
 import msgspec
 
-from donecheck.actors.store import EventRow, LedgerStore, MemoryStore
-from donecheck.runtime.errors import StoreError
-from donecheck.runtime.evidence import (
-    checks,
-    edits,
-    fingerprint,
-    last_edit_seq,
-    operations,
-    snapshots,
-)
-from donecheck.runtime.excerpt import excerpt
-from donecheck.runtime.messages import (
+from donecheck.actors import process
+from donecheck.actors.errors import StoreError
+from donecheck.actors.messages import (
     AppendAck,
     LedgerEntry,
     LedgerEvent,
@@ -52,8 +43,18 @@ from donecheck.runtime.messages import (
     encode,
     ledger_event_decoder,
 )
-from donecheck.runtime.process import process_facts
-from donecheck.runtime.reads import read_evidence
+from donecheck.actors.process import process_facts
+from donecheck.actors.review.evidence import (
+    checks,
+    edits,
+    fingerprint,
+    last_edit_seq,
+    operations,
+    snapshots,
+)
+from donecheck.actors.review.excerpt import excerpt
+from donecheck.actors.review.reads import read_evidence
+from donecheck.actors.store import EventRow, LedgerStore, MemoryStore, StoreLocation, opened
 
 __all__ = ["EvidenceLedger", "event_id_of"]
 
@@ -94,12 +95,15 @@ class EvidenceLedger:
         self,
         shard: int = 0,
         *,
-        store: LedgerStore | None = None,
+        store: LedgerStore | StoreLocation | None = None,
         cached_sessions: int = 5_000,
         snapshot_targets: int = 24,
+        settle_gc: bool = False,
     ) -> None:
+        """``store`` defaults to memory (not durable). ``settle_gc``: set by
+        ``deploy`` in an actor's process (:func:`~donecheck.actors.process.settle_gc`)."""
         self.shard = shard
-        self.store: LedgerStore = store or MemoryStore()
+        self.store: LedgerStore = opened(store) or MemoryStore()
         self._sessions: OrderedDict[str, _SessionLog] = OrderedDict()
         self._cached = cached_sessions
         self._snapshot_targets = snapshot_targets
@@ -112,6 +116,8 @@ class EvidenceLedger:
             "conflicts": 0,
             "batches": 0,
         }
+        if settle_gc:
+            process.settle_gc()
 
     # ---------------------------------------------------------------- memory
 
@@ -251,10 +257,6 @@ class EvidenceLedger:
     def open_sessions(self) -> list[str]:
         """Sessions of this shard the store holds as open (what a restart can rebuild)."""
         return self.store.open_sessions(self.shard)
-
-    def forget(self, session_id: str) -> bool:
-        """Drop a session from memory (it stays in the store)."""
-        return self._sessions.pop(session_id, None) is not None
 
     def statistics(self) -> dict[str, Any]:
         return {

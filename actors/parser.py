@@ -11,18 +11,17 @@ same actor for the same hash); a new recipe version misses the old entries.
 
 from __future__ import annotations
 
-import hashlib
 from collections import OrderedDict
 from typing import Any
 
 import msgspec
 
+from donecheck.actors.clock import Clock, SystemClock
+from donecheck.actors.config import Config
+from donecheck.actors.messages import Material, ParseRequest
 from donecheck.parsers import RECIPE_VERSION
-from donecheck.parsers.base import ParseLimits
+from donecheck.parsers.material import sha256_ref
 from donecheck.parsers.worker import DEFAULT_TARGET, IsolatedParser
-from donecheck.runtime.clock import Clock, SystemClock
-from donecheck.runtime.config import Config
-from donecheck.runtime.messages import Material, ParseRequest
 
 __all__ = ["AttachmentParser"]
 
@@ -39,7 +38,7 @@ class AttachmentParser:
         config = config or Config()
         self.index = index
         self._clock = clock or SystemClock()
-        self._limits = ParseLimits.from_config(config)
+        self._limits = config.parse_limits()
         self._worker = IsolatedParser(
             timeout_s=config.parse_timeout_s,
             memory_bytes=config.parse_memory_bytes,
@@ -78,7 +77,7 @@ class AttachmentParser:
             if hit.declared_name != request.declared_name:
                 return msgspec.structs.replace(hit, declared_name=request.declared_name)
             return hit
-        actual = "sha256:" + hashlib.sha256(data).hexdigest()
+        actual = sha256_ref(data)
         if actual != request.sha256:
             return Material(
                 sha256=request.sha256,

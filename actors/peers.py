@@ -1,20 +1,23 @@
-"""How one actor reaches another: small async ports, with and without Ray.
+"""How one actor reaches another: small async ports, and their in-process form.
 
-The controller is written against :class:`LedgerPort` and :class:`ReviewerPort`.
-In a deployment they are :class:`RayLedgers`/:class:`RayReviewers` (actor handles,
-sharded by session id); in unit tests they are :class:`LocalLedgers`/
-:class:`LocalReviewers` over plain instances of the same classes.
+The controller is written against :class:`LedgerPort`, :class:`ReviewerPort`
+and :class:`BudgetPort`; the reviewer against :class:`BudgetPort`. In a
+deployment they are Ray actors reached through
+:class:`~donecheck.actors.calls.RayLedgers` and its siblings; in unit tests and
+benchmarks of the logic alone they are :class:`LocalLedgers`,
+:class:`LocalReviewers` and :class:`LocalBudgets` over plain instances of the
+same classes Ray runs.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Protocol
 
 from donecheck.actors.budget import BudgetAccountant
+from donecheck.actors.ids import budget_key, shard_of
 from donecheck.actors.ledger import EvidenceLedger
-from donecheck.runtime.ids import shard_of
-from donecheck.runtime.messages import (
+from donecheck.actors.messages import (
     Ack,
     AppendAck,
     BudgetQuery,
@@ -29,8 +32,6 @@ from donecheck.runtime.messages import (
     UsageReport,
     UsageSummary,
     ViewRequest,
-    encode_events,
-    view_decoder,
 )
 
 __all__ = [
@@ -39,11 +40,8 @@ __all__ = [
     "LocalBudgets",
     "LocalLedgers",
     "LocalReviewers",
-    "RayBudgets",
-    "RayLedgers",
-    "RayReviewers",
     "ReviewerPort",
-    "budget_key",
+    "one_session",
 ]
 
 
@@ -71,13 +69,8 @@ class BudgetPort(Protocol):
     async def usage(self, query: BudgetQuery) -> UsageSummary: ...
 
 
-def budget_key(session_id: str, tenant: str | None) -> str:
-    """What picks a budget shard: the tenant when there is one (so one shard sees all
-    of a tenant's sessions), else the session."""
-    return f"tenant:{tenant}" if tenant else session_id
-
-
-def _single_session(events: Sequence[LedgerEvent]) -> str:
+def one_session(events: Sequence[LedgerEvent]) -> str:
+    """The session of a batch of events; one append carries one session's events."""
     sessions = {e.session_id for e in events}
     if len(sessions) != 1:
         raise ValueError(f"one append carries one session's events, got {len(sessions)}")
@@ -94,7 +87,7 @@ class LocalLedgers:
         return self.ledgers[shard_of(session_id, len(self.ledgers))]
 
     async def append(self, events: Sequence[LedgerEvent]) -> AppendAck:
-        return self.for_session(_single_session(events)).append(events)
+        return self.for_session(one_session(events)).append(events)
 
     async def view(self, request: ViewRequest) -> LedgerView:
         return self.for_session(request.session_id).view(request)
@@ -114,43 +107,6 @@ class LocalReviewers:
         return self.reviewers[shard_of(request.session_id, len(self.reviewers))]
 
 
-class RayLedgers:
-    """Ledger shards as Ray actor handles."""
-
-    def __init__(self, handles: Sequence[Any]) -> None:
-        self.handles = list(handles)
-
-    def for_session(self, session_id: str) -> Any:
-        return self.handles[shard_of(session_id, len(self.handles))]
-
-    async def append(self, events: Sequence[LedgerEvent]) -> AppendAck:
-        handle = self.for_session(_single_session(events))
-        ack: AppendAck = await handle.append_packed.remote(encode_events(events))
-        return ack
-
-    async def view(self, request: ViewRequest) -> LedgerView:
-        data = await self.for_session(request.session_id).view_packed.remote(request)
-        return view_decoder.decode(data)
-
-
-class RayReviewers:
-    """The reviewer pool; a session always goes to the same reviewer (cache locality)."""
-
-    def __init__(self, handles: Sequence[Any]) -> None:
-        self.handles = list(handles)
-
-    async def review(self, request: ReviewRequest) -> ReviewResult:
-        result: ReviewResult = await self._for(request).review.remote(request)
-        return result
-
-    async def prepare(self, request: ReviewRequest) -> Ack:
-        ack: Ack = await self._for(request).prepare.remote(request)
-        return ack
-
-    def _for(self, request: ReviewRequest) -> Any:
-        return self.handles[shard_of(request.session_id, len(self.handles))]
-
-
 class LocalBudgets:
     """Budget shards in process (unit tests, a reviewer used on its own)."""
 
@@ -162,48 +118,16 @@ class LocalBudgets:
         return self.accountants[shard_of(key, len(self.accountants))]
 
     async def reserve(self, request: Reserve) -> Grant | Deny:
-        answer = self._for(request.session_id, request.tenant).handle(request)
+        answer = await self._for(request.session_id, request.tenant).handle_async(request)
         assert isinstance(answer, Grant | Deny)
         return answer
 
     async def settle(self, report: UsageReport) -> Settled:
-        answer = self._for(report.session_id, report.tenant).handle(report)
+        answer = await self._for(report.session_id, report.tenant).handle_async(report)
         assert isinstance(answer, Settled)
         return answer
 
     async def usage(self, query: BudgetQuery) -> UsageSummary:
-        answer = self._for(query.session_id, query.tenant).handle(query)
+        answer = await self._for(query.session_id, query.tenant).handle_async(query)
         assert isinstance(answer, UsageSummary)
-        return answer
-
-
-class RayBudgets:
-    """Budget shards as Ray actor handles, found by name on first use (so a reviewer
-    can be created before them, and keeps working after they restart)."""
-
-    def __init__(self, namespace: str, count: int) -> None:
-        self.namespace = namespace
-        self.count = count
-        self._handles: list[Any] | None = None
-
-    def _for(self, session_id: str, tenant: str | None) -> Any:
-        if self._handles is None:
-            import ray
-
-            self._handles = [
-                ray.get_actor(f"budget-{i}", namespace=self.namespace) for i in range(self.count)
-            ]
-        return self._handles[shard_of(budget_key(session_id, tenant), self.count)]
-
-    async def reserve(self, request: Reserve) -> Grant | Deny:
-        handle = self._for(request.session_id, request.tenant)
-        answer: Grant | Deny = await handle.handle.remote(request)
-        return answer
-
-    async def settle(self, report: UsageReport) -> Settled:
-        answer: Settled = await self._for(report.session_id, report.tenant).handle.remote(report)
-        return answer
-
-    async def usage(self, query: BudgetQuery) -> UsageSummary:
-        answer: UsageSummary = await self._for(query.session_id, query.tenant).handle.remote(query)
         return answer

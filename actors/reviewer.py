@@ -1,10 +1,10 @@
 """Reviewer: turns a :class:`ReviewRequest` into a verdict, by rules and optionally a judge.
 
-Every review first applies the rules (:func:`~donecheck.actors.rules.review_by_rules`):
+Every review first applies the rules (:func:`~donecheck.actors.review.rules.review_by_rules`):
 they are the whole review when no judge route is configured (the embedded
 default), and the hard gates on top of the judge when one is.
 
-With a judge route (:class:`~donecheck.runtime.judge.JudgeRoute`) a review is:
+With a judge route (:class:`~donecheck.actors.judge.JudgeRoute`) a review is:
 
 1. pre-analysis — acceptance items from the request, one aux call, cached per
    task (``session``, ``request_id``) and rebuilt only for a new request; while an
@@ -12,13 +12,13 @@ With a judge route (:class:`~donecheck.runtime.judge.JudgeRoute`) a review is:
    items are used and nothing is cached;
 2. a budget reservation (the accountant may refuse: then the rules decide, and
    the report says the judge was not called);
-3. the judge call (:class:`~donecheck.runtime.judge.OpenAIProvider`, one
+3. the judge call (:class:`~donecheck.actors.judge.OpenAIProvider`, one
    ``httpx.AsyncClient`` per actor), every attempt's usage settled with the
    accountant;
-4. parsing with fallbacks, citation and quote checks, downgrades
-   (:mod:`~donecheck.actors.verdicts`), the approval guard on the judge's own
-   statements, and the rules' findings on top: a judge ``pass`` never overrides a
-   failed check.
+4. parsing with fallbacks (:mod:`~donecheck.actors.review.verdicts`), then
+   :func:`~donecheck.actors.review.combine.combine`: citation and quote checks,
+   downgrades, the approval guard on the judge's own statements, and the rules'
+   findings on top: a judge ``pass`` never overrides a failed check.
 
 A judge that fails or answers nothing parseable never triggers a fix and never
 passes: the rules' findings stand if they found something, else the result is
@@ -42,34 +42,12 @@ from typing import Any, TypeVar
 
 import msgspec
 
+from donecheck.actors import process
 from donecheck.actors.budget import BudgetAccountant
-from donecheck.actors.claims import approval_claims
-from donecheck.actors.peers import BudgetPort, LocalBudgets
-from donecheck.actors.preanalysis import (
-    depends_on,
-    extract_acceptance,
-    parse_preanalysis,
-    preanalysis_messages,
-)
-from donecheck.actors.prompt import (
-    PROMPT_VERSION,
-    ReviewPrompt,
-    build_review_prompt,
-    preanalysis_block,
-)
-from donecheck.actors.rules import (
-    FIX_RULES,
-    Evidence,
-    acceptance_of,
-    approval_sources,
-    review_by_rules,
-)
-from donecheck.actors.verdicts import check_findings, parse_verdict
-from donecheck.runtime.clock import Clock, SystemClock
-from donecheck.runtime.config import Config
-from donecheck.runtime.evidence import fingerprint
-from donecheck.runtime.ids import new_id
-from donecheck.runtime.judge import (
+from donecheck.actors.clock import Clock, SystemClock
+from donecheck.actors.config import Config
+from donecheck.actors.ids import new_id
+from donecheck.actors.judge import (
     Attempt,
     Generation,
     JudgeProvider,
@@ -78,14 +56,11 @@ from donecheck.runtime.judge import (
     ProviderError,
     Usage,
 )
-from donecheck.runtime.messages import (
+from donecheck.actors.messages import (
     Acceptance,
     Ack,
     AuxKind,
-    Coverage,
-    Decision,
     Deny,
-    Finding,
     NoVerdict,
     Reserve,
     ReviewRequest,
@@ -94,12 +69,29 @@ from donecheck.runtime.messages import (
     UsageSummary,
     Verdict,
 )
-from donecheck.runtime.process import process_facts
+from donecheck.actors.peers import BudgetPort, LocalBudgets
+from donecheck.actors.process import process_facts
+from donecheck.actors.review.combine import combine, fallback, noted
+from donecheck.actors.review.evidence import fingerprint
+from donecheck.actors.review.facts import Facts
+from donecheck.actors.review.preanalysis import (
+    depends_on,
+    extract_acceptance,
+    parse_preanalysis,
+    preanalysis_messages,
+)
+from donecheck.actors.review.prompt import (
+    PROMPT_VERSION,
+    ReviewPrompt,
+    build_review_prompt,
+    preanalysis_block,
+)
+from donecheck.actors.review.rules import acceptance_of, review_by_rules
+from donecheck.actors.review.verdicts import parse_verdict
 
 __all__ = ["Reviewer"]
 
 _T = TypeVar("_T")
-_SEVERITY: dict[Decision, int] = {"pass": 0, "need_evidence": 1, "blocked": 2, "need_fix": 3}
 _ACCEPTANCE_CACHE = 10_000
 _LATENCIES = 4_096
 
@@ -113,7 +105,11 @@ class Reviewer:
         budget: BudgetPort | None = None,
         provider: JudgeProvider | None = None,
         clock: Clock | None = None,
+        settle_gc: bool = False,
     ) -> None:
+        """Without ``budget`` an in-process accountant counts the aux calls; without
+        ``provider`` the configured judge route is called over HTTP. ``settle_gc``: set by
+        ``deploy`` in an actor's process (:func:`~donecheck.actors.process.settle_gc`)."""
         self.index = index
         self._config = config or Config()
         self._clock = clock or SystemClock()
@@ -151,6 +147,8 @@ class Reviewer:
             "preanalysis_calls": 0,
             "prepared": 0,
         }
+        if settle_gc:
+            process.settle_gc()
 
     @property
     def mode(self) -> str:
@@ -162,10 +160,10 @@ class Reviewer:
         self._in_flight += 1
         started = time.perf_counter()
         try:
-            ev = Evidence.of(request)
+            ev = Facts.of(request)
             rules = review_by_rules(request, ev)
             if self._warning:
-                rules = _noted(rules, self._warning)
+                rules = noted(rules, self._warning)
             if self.route is None:
                 return rules
             # the controller's card needs the usage: it comes back with the verdict
@@ -202,7 +200,7 @@ class Reviewer:
         if self._limit is None:
             self._limit = asyncio.Semaphore(self._config.reviewer_concurrency)
         async with self._limit:
-            acceptance = await self._acceptance_for(request, Evidence.of(request))
+            acceptance = await self._acceptance_for(request, Facts.of(request))
         self._stats["prepared"] += 1
         return Ack(
             session_id=request.session_id,
@@ -274,7 +272,7 @@ class Reviewer:
         finally:
             del self._pending[key]
 
-    async def _judged(self, request: ReviewRequest, ev: Evidence, rules: Verdict) -> ReviewResult:
+    async def _judged(self, request: ReviewRequest, ev: Facts, rules: Verdict) -> ReviewResult:
         acceptance_key = (
             json.dumps([i.text for i in request.acceptance.items]) if request.acceptance else ""
         )
@@ -294,7 +292,7 @@ class Reviewer:
                 self._cache.popitem(last=False)
         return msgspec.structs.replace(result, review_id=request.review_id)
 
-    async def _judge(self, request: ReviewRequest, ev: Evidence, rules: Verdict) -> ReviewResult:
+    async def _judge(self, request: ReviewRequest, ev: Facts, rules: Verdict) -> ReviewResult:
         if self._limit is None:
             self._limit = asyncio.Semaphore(self._config.reviewer_concurrency)
         self._queued += 1
@@ -321,14 +319,26 @@ class Reviewer:
             self._limit.release()
         if isinstance(generation, _Denied):  # past the budget: the rules decided alone
             return msgspec.structs.replace(
-                _noted(rules, f"The judge was not called: {generation.reason}."),
+                noted(rules, f"The judge was not called: {generation.reason}."),
                 budget_denied=generation.reason,
             )
         if isinstance(generation, str):  # the call failed
-            return _fallback(rules, generation)
+            return fallback(rules, generation)
         started = time.perf_counter()
         try:
-            return self._conclude(request, rules, prompt, acceptance, generation)
+            parsed = parse_verdict(generation.text)
+            if parsed is None:
+                self._stats["unparsed"] += 1
+            assert self.route is not None
+            return combine(
+                request,
+                rules,
+                prompt,
+                acceptance,
+                parsed,
+                raw=generation.text,
+                judge=self.route.label,
+            )
         finally:
             self._timing["conclude_s"] += time.perf_counter() - started
 
@@ -416,7 +426,7 @@ class Reviewer:
             if settled.usage is not None and session_id in self._usage_seen:
                 self._usage_seen[session_id] = settled.usage
 
-    async def _acceptance_for(self, request: ReviewRequest, ev: Evidence) -> Acceptance:
+    async def _acceptance_for(self, request: ReviewRequest, ev: Facts) -> Acceptance:
         if request.acceptance is not None:
             return request.acceptance
         task = (request.session_id, request.request_id)
@@ -436,7 +446,7 @@ class Reviewer:
             self._acceptance.popitem(last=False)
         return acceptance
 
-    async def _preanalyse(self, request: ReviewRequest, ev: Evidence) -> Acceptance:
+    async def _preanalyse(self, request: ReviewRequest, ev: Facts) -> Acceptance:
         wanted = {
             r.sha256 for r in depends_on(request.entries, request.request_id, request.request)
         }
@@ -477,131 +487,9 @@ class Reviewer:
             )
         return parsed
 
-    def _conclude(
-        self,
-        request: ReviewRequest,
-        rules: Verdict,
-        prompt: ReviewPrompt,
-        acceptance: Acceptance,
-        generation: Generation,
-    ) -> ReviewResult:
-        assert self.route is not None
-        raw = generation.text
-        parsed = parse_verdict(raw)
-        if parsed is None:
-            self._stats["unparsed"] += 1
-            return _fallback(rules, "The judge's answer could not be parsed as a verdict.", raw)
-        items = {i.id: i.text for i in acceptance.items}
-        checked = check_findings(parsed, prompt.given, items)
-        notes = [
-            f"Judged by {self.route.label}; the rules' gates applied on top.",
-            *prompt.notes,
-            *checked.notes,
-        ]
-        decision = checked.decision
-        findings: list[Finding] = list(checked.findings)
-
-        # the approval guard, on the judge's own statements
-        statements = approval_claims(" ".join([parsed.summary, *(f.problem for f in findings)]))
-        if statements and not any(approval_claims(t) for t in approval_sources(request)):
-            for claim in statements:
-                notes.append(
-                    f"Rejected the judge's statement “{claim.sentence}”: no source records"
-                    " that approval."
-                )
-            if decision == "pass":
-                decision = "need_evidence"
-                findings.append(
-                    Finding(
-                        requirement="Approvals are stated only when a source records them",
-                        problem=f"The judge's pass rests on “{statements[0].sentence}”, which"
-                        " no source records.",
-                        evidence=(),
-                        recheck="Show the record of the approval.",
-                        rule="approval_claim",
-                    )
-                )
-
-        # the rules on top: hard gates and evidence checks
-        gates = [f for f in rules.findings if f.rule in FIX_RULES]
-        if gates and decision != "need_fix":
-            notes.append(
-                f"The judge said {decision}, but {len(gates)} hard gate(s) fired (a failed"
-                " check, an unresolved error or an unbacked approval); they decide."
-            )
-        # a judge finding citing exactly what a rule finding cites says the same thing
-        ruled = {frozenset(g.evidence) for g in rules.findings if g.evidence}
-        merged = [*rules.findings, *(f for f in findings if frozenset(f.evidence) not in ruled)]
-        decision = max(decision, rules.decision, key=lambda d: _SEVERITY[d])
-        if decision == "blocked" and any(f.rule in FIX_RULES for f in merged):
-            decision = "need_fix"
-        coverage = _merge_coverage(checked.coverage, rules.coverage)
-        rules_notes = [n for n in rules.notes if not n.startswith("Rules-only review")]
-        summary = parsed.summary or rules.summary
-        return Verdict(
-            review_id=request.review_id,
-            decision=decision,
-            findings=tuple(merged),
-            summary=summary,
-            raw_text=raw,
-            reviewer=f"judge:{self.route.label}",
-            notes=tuple(dict.fromkeys([*notes, *rules_notes])),
-            cited={**_describe(prompt, merged), **rules.cited},
-            coverage=coverage,
-            quotes=_quotes(prompt, merged),
-        )
-
 
 class _Denied:
     """The budget accountant refused the call: nothing was spent."""
 
     def __init__(self, reason: str) -> None:
         self.reason = reason
-
-
-def _quotes(prompt: ReviewPrompt, findings: Sequence[Finding]) -> dict[str, str]:
-    """What the cited material blocks literally say (not the judge's reading of them)."""
-    quotes: dict[str, str] = {}
-    for finding in findings:
-        for eid in finding.evidence:
-            if "#" in eid and eid in prompt.given.texts:
-                text = prompt.given.texts[eid].strip()
-                quotes[eid] = text if len(text) <= 400 else text[:399] + "…"
-    return quotes
-
-
-def _noted(verdict: Verdict, note: str) -> Verdict:
-    return msgspec.structs.replace(verdict, notes=(*verdict.notes, note))
-
-
-def _fallback(rules: Verdict, reason: str, raw: str = "") -> ReviewResult:
-    """No judge verdict: the rules' findings stand if there are any, else nothing is
-    verified — never a pass, never a fix the evidence does not show."""
-    if rules.decision != "pass":
-        return msgspec.structs.replace(
-            rules,
-            notes=(*rules.notes, f"{reason} The rules' findings stand; coverage was not judged."),
-            raw_text=raw,
-        )
-    return NoVerdict(review_id=rules.review_id, reason=reason, raw_text=raw, notes=rules.notes)
-
-
-def _describe(prompt: ReviewPrompt, findings: Sequence[Finding]) -> dict[str, str]:
-    cited: dict[str, str] = {}
-    for finding in findings:
-        for eid in finding.evidence:
-            text = " ".join(prompt.given.texts.get(eid, "").split())
-            cited[eid] = text if len(text) <= 160 else text[:159] + "…"
-    return cited
-
-
-def _merge_coverage(judge: Sequence[Coverage], rules: Sequence[Coverage]) -> tuple[Coverage, ...]:
-    """The judge's coverage, with rules' matches filling items it left unverified."""
-    by_item = {c.item: c for c in rules}
-    merged = []
-    for item in judge:
-        if item.status == "not_verified" and by_item.get(item.item) is not None:
-            merged.append(by_item[item.item] if by_item[item.item].status == "covered" else item)
-        else:
-            merged.append(item)
-    return tuple(merged) if merged else tuple(rules)

@@ -27,11 +27,12 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol, TypeVar
 
-from donecheck.runtime.errors import StoreError
-from donecheck.runtime.redact import redact, redact_url
+from donecheck.actors.errors import StoreError
+from donecheck.actors.redact import redact, redact_url
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -41,7 +42,9 @@ __all__ = [
     "PostgresStore",
     "SqliteStore",
     "StateWriter",
+    "StoreLocation",
     "open_store",
+    "opened",
 ]
 
 SCHEMA_VERSION = 1
@@ -113,6 +116,24 @@ def open_store(url: str, name: str) -> LedgerStore:
     if url.startswith(("postgresql://", "postgres://")):
         return PostgresStore(url)
     raise StoreError(redact_url(url), "unknown store; use sqlite://, postgresql:// or memory://")
+
+
+@dataclass(frozen=True, slots=True)
+class StoreLocation:
+    """Where an actor's store is: a small value that crosses to the actor's own
+    process (an open store cannot) and is opened there, again after a restart."""
+
+    url: str
+    name: str
+    """The actor's name (``ledger-0`` …): its file under a SQLite folder."""
+
+    def open(self) -> LedgerStore:
+        return open_store(self.url, self.name)
+
+
+def opened(store: LedgerStore | StoreLocation | None) -> LedgerStore | None:
+    """``store`` itself, or opened when it is a :class:`StoreLocation`."""
+    return store.open() if isinstance(store, StoreLocation) else store
 
 
 # -------------------------------------------------------------------- memory

@@ -30,7 +30,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from benchmarks._common import describe, emit, log
-from donecheck.runtime.messages import (
+from donecheck.actors.messages import (
     ToolResult,
     ViewRequest,
     encode,
@@ -44,7 +44,7 @@ SESSIONS = 64
 
 def make_batches(total: int, batch: int, shards: int, tag: str) -> list[list[ToolResult]]:
     """``total`` events in batches of one session each, spread over the sessions."""
-    from donecheck.runtime.ids import shard_of
+    from donecheck.actors.ids import shard_of
 
     sessions = [f"{tag}-s{n}" for n in range(SESSIONS)]
     assert len({shard_of(s, shards) for s in sessions}) == shards
@@ -103,7 +103,7 @@ def drive(
     """Send the batches to their shards, ``window`` calls in flight per shard."""
     import ray
 
-    from donecheck.runtime.ids import shard_of
+    from donecheck.actors.ids import shard_of
 
     queues: list[list[list[ToolResult]]] = [[] for _ in ledgers]
     for batch in batches:
@@ -255,7 +255,7 @@ def main() -> None:
 def view_latency(dc: object) -> None:
     import ray
 
-    from donecheck.runtime.messages import ToolCall
+    from donecheck.actors.messages import ToolCall
 
     session = "view-session"
     ledger = dc.deployment.ledger_for(session)  # type: ignore[attr-defined]

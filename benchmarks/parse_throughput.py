@@ -29,9 +29,9 @@ from collections import defaultdict
 from pathlib import Path
 
 from benchmarks._common import describe, emit, log
+from donecheck.actors.messages import Material
 from donecheck.parsers import parse_bytes
 from donecheck.parsers.samples import Sample, corpus, recovered
-from donecheck.runtime.messages import Material
 
 _PAGED = {"pdf", "pptx", "epub"}
 

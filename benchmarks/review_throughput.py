@@ -16,7 +16,7 @@ Figures (one JSON line each, see ``_common.emit``):
   this. A plain client's pool scans every connection per request
   (encode/httpx#3215), which caps it at high concurrency, so a second peer,
   ``bare_httpx_spread``, runs the same loop over DoneCheck's
-  :class:`~donecheck.runtime.judge.SpreadTransport`: the loop's ceiling once that
+  :class:`~donecheck.actors.judge.SpreadTransport`: the loop's ceiling once that
   is fixed, for comparison only.
 
 Every review is a distinct session (no verdict cache hits) and carries its
@@ -46,8 +46,8 @@ REQUEST = "Fix add() in calc.py.\n1. The tests must pass.\n2. Keep the public AP
 
 
 def review_request(session: str, n_events: int) -> Any:
-    from donecheck.actors.preanalysis import extract_acceptance
-    from donecheck.runtime.messages import LedgerEntry, ReviewRequest, ToolCall, ToolResult
+    from donecheck.actors.messages import LedgerEntry, ReviewRequest, ToolCall, ToolResult
+    from donecheck.actors.review.preanalysis import extract_acceptance
 
     entries = []
     for i in range(n_events // 2):
@@ -161,7 +161,7 @@ async def bare_loop(
 ) -> tuple[float, list[float]]:
     import httpx
 
-    from donecheck.runtime.judge import SpreadTransport
+    from donecheck.actors.judge import SpreadTransport
 
     limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
     options: dict[str, Any] = (
@@ -192,11 +192,11 @@ async def bare_loop(
 def bench_judge(n_events: int, latency: float, levels: list[int], reviewers: int) -> None:
     import ray
 
+    from donecheck.actors.calls import RayReviewers
+    from donecheck.actors.config import Config
     from donecheck.actors.deploy import deploy
-    from donecheck.actors.peers import RayReviewers
-    from donecheck.actors.prompt import build_review_prompt
-    from donecheck.actors.rules import Evidence
-    from donecheck.runtime.config import Config
+    from donecheck.actors.review.facts import Facts
+    from donecheck.actors.review.prompt import build_review_prompt
 
     child, url = start_judge(latency)
     try:
@@ -211,7 +211,7 @@ def bench_judge(n_events: int, latency: float, levels: list[int], reviewers: int
             parser_actors=1,
         )
         deployment = deploy(config, detached=False)
-        pool = RayReviewers(deployment.reviewers)
+        pool = RayReviewers(config.namespace, len(deployment.reviewers))
         warm = [review_request(f"warm-{i}", n_events) for i in range(8 * reviewers)]
         asyncio.run(_drive(pool.review, warm, len(warm)))  # every reviewer has a client
         for level in levels:
@@ -223,7 +223,7 @@ def bench_judge(n_events: int, latency: float, levels: list[int], reviewers: int
                 # the bare loop sends the very prompts DoneCheck builds for these sessions
                 bodies = []
                 for request in requests:
-                    ev = Evidence.of(request)
+                    ev = Facts.of(request)
                     prompt = build_review_prompt(ev, request.acceptance, sees_images=False)
                     body = {
                         "model": "scripted",

@@ -297,8 +297,8 @@ def main() -> None:
     import ray
 
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-    from donecheck.runtime.api import embedded_system_config
-    from donecheck.runtime.config import Config
+    from donecheck.actors.config import Config
+    from donecheck.actors.deploy import embedded_system_config
 
     ray.init(
         num_cpus=2,

@@ -38,8 +38,8 @@ def ledger_events(session: object, n: int) -> list[object]:
 
 
 def bench_rules(n_events: int, repeat: int) -> None:
-    from donecheck.actors.rules import review_by_rules
-    from donecheck.runtime.messages import LedgerEntry, ReviewRequest, ToolCall, ToolResult
+    from donecheck.actors.messages import LedgerEntry, ReviewRequest, ToolCall, ToolResult
+    from donecheck.actors.review.rules import review_by_rules
 
     entries = []
     for i in range(n_events // 2):

@@ -22,7 +22,6 @@ module              formats
 
 from __future__ import annotations
 
-import dataclasses
 import time
 
 import msgspec
@@ -34,12 +33,11 @@ from donecheck.parsers.epub import EpubParser
 from donecheck.parsers.html import HtmlParser
 from donecheck.parsers.image import ImageParser, SvgParser
 from donecheck.parsers.mail import MailParser
+from donecheck.parsers.material import ImageRole, Material, sha256_ref
 from donecheck.parsers.office import OfficeParser
 from donecheck.parsers.pdf import PdfParser
 from donecheck.parsers.structured import CsvParser, JsonParser, NotebookParser
 from donecheck.parsers.text import TextParser
-from donecheck.runtime.ids import sha256_ref
-from donecheck.runtime.messages import ImageRole, Material
 
 __all__ = [
     "PARSERS",
@@ -127,8 +125,3 @@ def parse_bytes(
     return msgspec.structs.replace(
         material, recipe_version=RECIPE_VERSION, warnings=tuple(warnings)
     )
-
-
-def limits_with(limits: ParseLimits, **changes: object) -> ParseLimits:
-    """A copy of ``limits`` with some bounds changed."""
-    return dataclasses.replace(limits, **changes)  # type: ignore[arg-type]

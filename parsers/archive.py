@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 from donecheck.parsers.base import MaterialBuilder, ParseContext, markdown_table
 from donecheck.parsers.detect import ZIP, Detection
+from donecheck.parsers.material import Material
 from donecheck.parsers.zipcheck import inspect_zip, read_member, unsafe_name
-from donecheck.runtime.messages import Material
 
 __all__ = ["ArchiveParser", "inflate"]
 

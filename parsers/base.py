@@ -13,13 +13,19 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from donecheck.runtime.messages import Block, ImageRole, Material, Preview, ReadStatus
+from donecheck.parsers.material import (
+    Block,
+    BlockKind,
+    ImageRole,
+    Material,
+    Preview,
+    ReadStatus,
+)
 
 if TYPE_CHECKING:
     from donecheck.parsers.detect import Detection
-    from donecheck.runtime.config import Config
 
 __all__ = [
     "BlockKind",
@@ -32,7 +38,6 @@ __all__ = [
 ]
 
 MiB = 1024 * 1024
-BlockKind = Literal["text", "heading", "table", "image", "code", "meta"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,22 +69,6 @@ class ParseLimits:
     ocr_timeout_s: float = 30.0
     soft_deadline_s: float = 45.0
     """Parsers stop between pages/members after this and return what they have."""
-
-    @classmethod
-    def from_config(cls, config: Config) -> ParseLimits:
-        return cls(
-            text_chars=config.parse_text_chars,
-            pages=config.parse_pages,
-            image_pixels=config.parse_image_pixels,
-            preview_long_side=config.preview_long_side,
-            preview_pages=config.preview_pages,
-            archive_members=config.archive_members,
-            archive_total_bytes=config.archive_total_bytes,
-            archive_ratio=config.archive_ratio,
-            archive_depth=config.archive_depth,
-            ocr=config.ocr,
-            soft_deadline_s=config.parse_timeout_s * 0.75,
-        )
 
     def as_dict(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self.__slots__}

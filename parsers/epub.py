@@ -12,8 +12,8 @@ import xml.etree.ElementTree as ET
 from donecheck.parsers.base import ParseContext
 from donecheck.parsers.detect import EPUB, Detection
 from donecheck.parsers.html import add_html, decode_html
+from donecheck.parsers.material import Material
 from donecheck.parsers.zipcheck import inspect_zip, read_member
-from donecheck.runtime.messages import Material
 
 __all__ = ["EpubParser"]
 

@@ -15,7 +15,7 @@ from html.parser import HTMLParser
 from donecheck.parsers.base import BlockKind, MaterialBuilder, ParseContext, markdown_table
 from donecheck.parsers.detect import Detection
 from donecheck.parsers.encoding import decode_text
-from donecheck.runtime.messages import Material
+from donecheck.parsers.material import Material
 
 __all__ = ["HtmlBlock", "HtmlParser", "html_blocks"]
 

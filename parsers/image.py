@@ -17,8 +17,8 @@ from PIL import Image, ImageOps, UnidentifiedImageError
 from donecheck.parsers.base import ParseContext
 from donecheck.parsers.detect import Detection
 from donecheck.parsers.encoding import decode_text
+from donecheck.parsers.material import Material
 from donecheck.parsers.ocr import OCR_MISSING, ocr_available, ocr_image
-from donecheck.runtime.messages import Material
 
 __all__ = ["IMAGE_TYPES", "ImageParser", "SvgParser", "encode_preview"]
 

@@ -18,7 +18,7 @@ from typing import Any
 from donecheck.parsers.base import MaterialBuilder, ParseContext, markdown_table
 from donecheck.parsers.detect import Detection
 from donecheck.parsers.html import add_html
-from donecheck.runtime.messages import Material
+from donecheck.parsers.material import Material
 
 __all__ = ["MailParser"]
 

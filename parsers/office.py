@@ -28,8 +28,8 @@ from openpyxl.utils import get_column_letter
 
 from donecheck.parsers.base import MaterialBuilder, ParseContext, markdown_table
 from donecheck.parsers.detect import DOCX, OOXML, PPTX, XLSX, Detection
+from donecheck.parsers.material import Material
 from donecheck.parsers.zipcheck import inspect_zip
-from donecheck.runtime.messages import Material
 
 __all__ = ["LEGACY", "OfficeParser", "soffice"]
 

@@ -27,8 +27,8 @@ from PIL import Image
 
 from donecheck.parsers.base import MaterialBuilder, ParseContext, markdown_table
 from donecheck.parsers.detect import Detection
+from donecheck.parsers.material import Material
 from donecheck.parsers.ocr import OCR_MISSING, ocr_available, ocr_page
-from donecheck.runtime.messages import Material
 
 __all__ = ["PdfParser", "render_page"]
 

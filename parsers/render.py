@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from donecheck.runtime.messages import Block, ImageRole, Material
+from donecheck.parsers.material import Block, ImageRole, Material
 
 __all__ = ["ImagePart", "Rendering", "render_block", "render_materials"]
 

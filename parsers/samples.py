@@ -9,7 +9,6 @@ with varied content; the same ``n`` always gives the same bytes.
 
 from __future__ import annotations
 
-import base64
 import io
 import json
 import random
@@ -400,10 +399,6 @@ def corpus(n: int, kinds: tuple[str, ...] | None = None) -> list[Sample]:
     """``n`` samples cycling through ``kinds`` (default: all), deterministic for ``n``."""
     order = kinds or tuple(SAMPLES)
     return [SAMPLES[order[i % len(order)]](i) for i in range(n)]
-
-
-def data_url(item: Sample, media_type: str) -> str:
-    return f"data:{media_type};base64," + base64.b64encode(item.data).decode()
 
 
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)

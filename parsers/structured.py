@@ -19,7 +19,7 @@ from typing import Any
 from donecheck.parsers.base import MaterialBuilder, ParseContext, markdown_table
 from donecheck.parsers.detect import IPYNB, Detection
 from donecheck.parsers.encoding import decode_text
-from donecheck.runtime.messages import Material
+from donecheck.parsers.material import Material
 
 __all__ = ["CsvParser", "JsonParser", "NotebookParser"]
 

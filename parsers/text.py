@@ -5,7 +5,7 @@ from __future__ import annotations
 from donecheck.parsers.base import ParseContext
 from donecheck.parsers.detect import Detection
 from donecheck.parsers.encoding import decode_text
-from donecheck.runtime.messages import Material
+from donecheck.parsers.material import Material
 
 __all__ = ["TextParser"]
 

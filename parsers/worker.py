@@ -32,7 +32,7 @@ from typing import IO, Any
 import msgspec
 
 from donecheck.parsers.base import ParseLimits
-from donecheck.runtime.messages import ImageRole, Material, encode
+from donecheck.parsers.material import ImageRole, Material
 
 __all__ = ["DEFAULT_TARGET", "IsolatedParser", "WorkerPool", "main"]
 
@@ -326,7 +326,7 @@ def main(argv: list[str] | None = None) -> int:
                 limits=ParseLimits(**request.limits),
                 role=request.role,
             )
-            reply = _Reply(material=encode(material))
+            reply = _Reply(material=_encoder.encode(material))
         except MemoryError:
             reply = _Reply(
                 error=f"out of memory: the parse needed more than the worker's "

@@ -1,4 +1,4 @@
-"""DoneCheck's runtime: the public API, messages, configuration and errors.
+"""DoneCheck's runtime: what users drive — the public API, CLI, hooks, transcripts, reports.
 
 >>> from donecheck.runtime import DoneCheck
 >>> dc = DoneCheck.start()
@@ -10,8 +10,8 @@
 
 from typing import TYPE_CHECKING, Any
 
-from donecheck.runtime.config import Config, load_config
-from donecheck.runtime.errors import (
+from donecheck.actors.config import Config, load_config
+from donecheck.actors.errors import (
     ActorUnavailableError,
     AttachmentError,
     ConfigError,
@@ -23,14 +23,14 @@ from donecheck.runtime.errors import (
     TranscriptError,
     UnknownSessionError,
 )
-from donecheck.runtime.messages import Deliver, Policy, Report, ReportCard, Steer
+from donecheck.actors.messages import Deliver, Policy, Report, ReportCard, Steer
 
 if TYPE_CHECKING:
     from donecheck.runtime.api import DoneCheck
     from donecheck.runtime.session import AsyncSession, Session
 
-# The API imports the actors, and actor processes import this package first:
-# load it on first use so neither import order makes a cycle.
+# The API imports Ray (~0.3 s): load it on first use, so `donecheck parse`, the
+# scripted provider and the report renderer start without it.
 _LAZY = {
     "DoneCheck": "donecheck.runtime.api",
     "Session": "donecheck.runtime.session",

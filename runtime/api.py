@@ -7,18 +7,16 @@
 
 from __future__ import annotations
 
-import logging
-import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from donecheck.actors.deploy import Deployment, deploy
-from donecheck.runtime.attachments import Loaded, load_attachment, too_large_material
-from donecheck.runtime.clock import Clock, SystemClock
-from donecheck.runtime.config import Config, load_config
-from donecheck.runtime.errors import ActorUnavailableError, DeploymentError
-from donecheck.runtime.ids import new_id, shard_of
-from donecheck.runtime.messages import (
+from donecheck.actors import calls
+from donecheck.actors.clock import Clock, SystemClock
+from donecheck.actors.config import Config, load_config
+from donecheck.actors.deploy import Deployment, deploy, disconnect, init_ray
+from donecheck.actors.errors import ActorUnavailableError, DeploymentError
+from donecheck.actors.ids import new_id, shard_of
+from donecheck.actors.messages import (
     AttachmentRef,
     ImageRef,
     ImageRole,
@@ -29,62 +27,11 @@ from donecheck.runtime.messages import (
     Policy,
     ReportQuery,
     SessionOpened,
-    encode_events,
 )
-from donecheck.runtime.remote import aget, get
+from donecheck.runtime.attachments import Loaded, load_attachment, too_large_material
 from donecheck.runtime.session import AsyncSession, Session
 
-__all__ = ["DoneCheck", "embedded_system_config"]
-
-log = logging.getLogger("donecheck")
-
-
-def embedded_system_config(config: Config) -> dict[str, Any]:
-    """Ray settings DoneCheck gives an instance it starts itself (for ``ray.init``)."""
-    return {"worker_niceness": config.worker_niceness}
-
-
-def _init_ray(address: str | None, config: Config) -> bool:
-    """Connect to Ray (or start it). Returns whether this call started Ray."""
-    import ray
-
-    if ray.is_initialized():
-        return False
-    # Ray's own log lines stay out of the host's output; actors' prints too.
-    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-    kwargs: dict[str, Any] = {
-        "namespace": config.namespace,
-        "logging_level": logging.ERROR,
-        "log_to_driver": False,
-    }
-    if address is None:
-        kwargs.update(include_dashboard=False, num_cpus=config.num_cpus)
-        kwargs["_system_config"] = embedded_system_config(config)
-    else:
-        kwargs["address"] = address
-    try:
-        try:
-            ray.init(**kwargs)
-        except ConnectionError as exc:
-            # Ray Client starts a server per client; that start sometimes fails
-            # at random ("Starting Ray client server failed", or the server
-            # process already gone when the proxy looks at it). Try once more.
-            flaky = ("client server failed", "Initialization failure from server")
-            if not (address or "").startswith("ray://") or not any(f in str(exc) for f in flaky):
-                raise
-            log.warning("Ray Client could not start a server for this driver; retrying once")
-            ray.shutdown()
-            ray.init(**kwargs)
-    except (ConnectionError, RuntimeError, ValueError) as exc:
-        where = address or "a new local instance"
-        hint = ""
-        if address and address.startswith("ray://") and "timeout" in str(exc):
-            hint = (
-                " (if the cluster uses token authentication, as Ray 2.59+ does for local"
-                " clusters, set RAY_AUTH_MODE=token in this process's environment)"
-            )
-        raise DeploymentError(f"could not start or reach Ray at {where}: {exc}{hint}") from exc
-    return address is None
+__all__ = ["DoneCheck"]
 
 
 class DoneCheck:
@@ -112,14 +59,12 @@ class DoneCheck:
         layout. On a cluster the actors are detached and outlive this driver.
         """
         config = config or load_config(**overrides)
-        started = _init_ray(address, config)
+        started = init_ray(address, config)
         try:
             deployment = deploy(config, detached=address is not None)
         except Exception as exc:
             if started:
-                import ray
-
-                ray.shutdown()
+                disconnect()
             raise DeploymentError(f"could not deploy DoneCheck's actors: {exc}") from exc
         return cls(deployment, started_ray=started)
 
@@ -193,10 +138,29 @@ class DoneCheck:
         request = ParseRequest(
             sha256=item.sha256, declared_name=item.name, size=len(item.data), role=role
         )
-        return self.deployment.parser_for(item.sha256).parse.remote(request, item.data)
+        return calls.parse(self.deployment.parser_for(item.sha256), request, item.data)
 
     def _too_large(self, item: Loaded) -> Material:
         return too_large_material(item, self.config.max_attachment_bytes)
+
+    def _open(
+        self,
+        request: str,
+        attachments: Sequence[object],
+        images: Sequence[object],
+        policy: Policy | None,
+        session_id: str | None,
+    ) -> tuple[SessionOpened, list[calls.Ref], Callable[[], calls.Ref] | None]:
+        """Send the opening to the session's ledger and controller shards. Returns the
+        two calls' refs and, when attachments are being parsed, the call that hands
+        them to the controller (made once the controller knows the session)."""
+        opened, events, jobs = self._prepare(request, attachments, images, policy, session_id)
+        ledger = self.deployment.ledger_for(opened.session_id)
+        controller = self.deployment.controller_for(opened.session_id)
+        refs = [calls.append(ledger, events), calls.ask(controller, opened)]
+        if not jobs:
+            return opened, refs, None
+        return opened, refs, lambda: calls.attach_materials(controller, opened.session_id, jobs)
 
     def open_session(
         self,
@@ -213,22 +177,14 @@ class DoneCheck:
         pairs; they are parsed in parallel on the parser pool while the agent
         works, and every review waits for them.
         """
-        opened, events, jobs = self._prepare(request, attachments, images, policy, session_id)
-        deployment, timeout = self.deployment, self.config.call_timeout_s
-        ledger = deployment.ledger_for(opened.session_id)
-        controller = deployment.controller_for(opened.session_id)
-        get(
-            [ledger.append_packed.remote(encode_events(events)), controller.handle.remote(opened)],
-            actor="ledger/controller",
-            timeout_s=timeout,
+        opened, refs, attach = self._open(request, attachments, images, policy, session_id)
+        timeout = self.config.call_timeout_s
+        calls.get(refs, actor="ledger/controller", timeout_s=timeout)
+        if attach is not None:
+            calls.get(attach(), actor="controller", timeout_s=timeout)
+        return Session(
+            self.deployment, self.clock, opened.session_id, opened.request_id, opened.policy.tenant
         )
-        if jobs:
-            get(
-                controller.attach_materials.remote(opened.session_id, jobs),
-                actor="controller",
-                timeout_s=timeout,
-            )
-        return Session(self, opened.session_id, opened.request_id, opened.policy.tenant)
 
     async def open_session_async(
         self,
@@ -240,37 +196,31 @@ class DoneCheck:
         session_id: str | None = None,
     ) -> AsyncSession:
         """:meth:`open_session` for an event loop."""
-        opened, events, jobs = self._prepare(request, attachments, images, policy, session_id)
-        deployment, timeout = self.deployment, self.config.call_timeout_s
-        ledger = deployment.ledger_for(opened.session_id)
-        controller = deployment.controller_for(opened.session_id)
-        appended = ledger.append_packed.remote(encode_events(events))
-        opened_ref = controller.handle.remote(opened)
-        await aget(appended, actor="ledger", timeout_s=timeout)
-        await aget(opened_ref, actor="controller", timeout_s=timeout)
-        if jobs:
-            await aget(
-                controller.attach_materials.remote(opened.session_id, jobs),
-                actor="controller",
-                timeout_s=timeout,
-            )
-        return AsyncSession(self, opened.session_id, opened.request_id, opened.policy.tenant)
+        opened, (appended, registered), attach = self._open(
+            request, attachments, images, policy, session_id
+        )
+        timeout = self.config.call_timeout_s
+        await calls.aget(appended, actor="ledger", timeout_s=timeout)
+        await calls.aget(registered, actor="controller", timeout_s=timeout)
+        if attach is not None:
+            await calls.aget(attach(), actor="controller", timeout_s=timeout)
+        return AsyncSession(
+            self.deployment, self.clock, opened.session_id, opened.request_id, opened.policy.tenant
+        )
 
     # --------------------------------------------------------------- parsing
 
     def _submit_parse(self, item: object, index: int, role: ImageRole | None) -> Any:
         loaded = load_attachment(item, index, self.config.max_attachment_bytes)
         if loaded.too_large:
-            import ray
-
-            return ray.put(self._too_large(loaded))
+            return calls.put(self._too_large(loaded))
         return self._parse_ref(loaded, role)
 
     def parse(self, item: object, *, role: ImageRole | None = None) -> Material:
         """Parse one attachment (a path, bytes, or ``(name, bytes)``) on the parser pool."""
         ref = self._submit_parse(item, 0, role)
         timeout = self.config.parse_timeout_s + self.config.call_timeout_s
-        material: Material = get(ref, actor="parser", timeout_s=timeout)
+        material: Material = calls.get(ref, actor="parser", timeout_s=timeout)
         return material
 
     def parse_many(self, items: Sequence[object], *, window: int = 3) -> list[Material]:
@@ -282,8 +232,6 @@ class DoneCheck:
         the hashes fall unevenly. One file that fails, hangs or crashes its parser
         gives a ``failed`` Material; the others are unaffected.
         """
-        import ray
-
         config = self.config
         parsers = self.deployment.parsers
         results: list[Material | None] = [None] * len(items)
@@ -311,29 +259,29 @@ class DoneCheck:
                 request = ParseRequest(
                     sha256=loaded.sha256, declared_name=loaded.name, size=len(loaded.data)
                 )
-                ref = parsers[target].parse.remote(request, loaded.data)
+                ref = calls.parse(parsers[target], request, loaded.data)
                 in_flight[ref] = (index, target, owner)
                 load[target] += 1
-            done, _ = ray.wait(list(in_flight), num_returns=1, timeout=timeout)
+            done = calls.first_done(list(in_flight), timeout)
             if not done:
                 raise ActorUnavailableError("parser", "no file finished in time", timeout)
             for ref in done:
                 index, target, owner = in_flight.pop(ref)
                 load[target] -= 1
-                results[index] = get(ref, actor="parser", timeout_s=timeout)
+                results[index] = calls.get(ref, actor="parser", timeout_s=timeout)
                 if target != owner:  # the owner's cache answers the next request for it
-                    parsers[owner].remember.remote(ref)
+                    calls.remember(parsers[owner], ref)
         return [m for m in results if m is not None]
 
     def session(self, session_id: str) -> Session:
         """A handle to a session opened elsewhere (another process, an earlier call)."""
         controller = self.deployment.controller_for(session_id)
-        card = get(
-            controller.handle.remote(ReportQuery(session_id=session_id)),
+        card = calls.get(
+            calls.ask(controller, ReportQuery(session_id=session_id)),
             actor="controller",
             timeout_s=self.config.call_timeout_s,
         )
-        return Session(self, session_id, card.request_id)
+        return Session(self.deployment, self.clock, session_id, card.request_id)
 
     # ------------------------------------------------------------ operations
 
@@ -348,9 +296,7 @@ class DoneCheck:
         if self._stopped:
             return
         self._stopped = True
-        import ray
-
         if stop_deployment:
             self.deployment.kill()
         if self._started_ray:
-            ray.shutdown()
+            disconnect()

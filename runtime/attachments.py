@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import hashlib
 import mimetypes
 import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeAlias
 
-from donecheck.runtime.errors import AttachmentError
-from donecheck.runtime.ids import sha256_ref
-from donecheck.runtime.messages import Material
+from donecheck.actors.errors import AttachmentError
+from donecheck.parsers.material import Material, sha256_file, sha256_ref
 
 __all__ = ["AttachmentInput", "Loaded", "load_attachment", "too_large_material"]
 
@@ -42,7 +40,7 @@ def load_attachment(item: object, index: int, max_bytes: int) -> Loaded:
             if not path.is_file():
                 raise AttachmentError(str(path), "not a regular file")
             if size > max_bytes:  # hashed in chunks, never held in memory
-                return Loaded(path.name, b"", _hash_file(path), None, too_large=True)
+                return Loaded(path.name, b"", sha256_file(path), None, too_large=True)
             data = path.read_bytes()
         except FileNotFoundError:
             raise AttachmentError(str(path), "no such file") from None
@@ -55,14 +53,6 @@ def load_attachment(item: object, index: int, max_bytes: int) -> Loaded:
         return Loaded(name, b"", sha256_ref(data), None, too_large=True)
     media_type, _ = mimetypes.guess_type(name, strict=False)
     return Loaded(name, data, sha256_ref(data), media_type)
-
-
-def _hash_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        while chunk := handle.read(1 << 20):
-            digest.update(chunk)
-    return "sha256:" + digest.hexdigest()
 
 
 def too_large_material(item: Loaded, limit: int) -> Material:

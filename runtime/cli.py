@@ -21,9 +21,9 @@ from typing import Any, TextIO
 
 import msgspec
 
-from donecheck.runtime.errors import DoneCheckError, InputError
-from donecheck.runtime.messages import Material
-from donecheck.runtime.progress import Progress
+from donecheck.actors.errors import DoneCheckError, InputError
+from donecheck.actors.messages import Material
+from donecheck.runtime.progressbar import ProgressBar
 
 __all__ = ["main"]
 
@@ -364,8 +364,8 @@ async def _review_all(
     loaded: list[tuple[Path, Any]], names: dict[Path, str], args: argparse.Namespace
 ) -> list[str]:
     from donecheck.runtime.api import DoneCheck
+    from donecheck.runtime.replay import ReviewOutcome, review_transcript
     from donecheck.runtime.report import card_json, card_text
-    from donecheck.runtime.review import ReviewOutcome, review_transcript
 
     if args.data_dir is None:
         scratch = tempfile.TemporaryDirectory(prefix="donecheck-review-")
@@ -380,7 +380,7 @@ async def _review_all(
             f"note: attached to a running DoneCheck in namespace {dc.config.namespace!r}; it"
             " keeps its own judge settings"
         )
-    progress = Progress(len(loaded), "reviewing")
+    progress = ProgressBar(len(loaded), "reviewing")
     limit = asyncio.Semaphore(args.concurrency)
 
     async def one(transcript: Any) -> ReviewOutcome | DoneCheckError:
@@ -431,8 +431,8 @@ def _write_html(path: Path, cards: list[tuple[str, Any, list[str]]]) -> None:
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
+    from donecheck.actors.messages import Deliver
     from donecheck.runtime.demo import TASK, run_demo
-    from donecheck.runtime.messages import Deliver
     from donecheck.runtime.report import card_json, card_text
 
     print(f"task     {TASK}")
@@ -497,11 +497,11 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     except DoneCheckError as exc:
         _error(str(exc))
         return EXIT_FAILURE
-    import ray
+    from donecheck.actors.deploy import ray_address
 
     print(
         f"DoneCheck is running in namespace {dc.config.namespace!r} on Ray at "
-        f"{ray.get_runtime_context().gcs_address}; store {dc.config.effective_store_url}.",
+        f"{ray_address()}; store {dc.config.effective_store_url}.",
         file=sys.stderr,
     )
     print(
@@ -588,11 +588,10 @@ def _summary_line(path: Path, material: Material) -> list[str]:
 def _cmd_parse(args: argparse.Namespace) -> int:
     from concurrent.futures import ThreadPoolExecutor
 
-    from donecheck.parsers.base import ParseLimits
+    from donecheck.actors.config import load_config
     from donecheck.parsers.render import render_materials
     from donecheck.parsers.worker import WorkerPool
     from donecheck.runtime.attachments import load_attachment, too_large_material
-    from donecheck.runtime.config import load_config
 
     if args.workers < 1:
         _error("--workers must be at least 1")
@@ -601,8 +600,8 @@ def _cmd_parse(args: argparse.Namespace) -> int:
     files, problems = _parse_targets(args.files)
     for problem in problems:
         _error(problem)
-    limits = ParseLimits.from_config(config)
-    progress = Progress(len(files), "parsing")
+    limits = config.parse_limits()
+    progress = ProgressBar(len(files), "parsing")
 
     def one(path: Path) -> Material:
         try:

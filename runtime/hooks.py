@@ -28,9 +28,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from donecheck.runtime.errors import InputError, TranscriptError, UnknownSessionError
-from donecheck.runtime.messages import Steer
-from donecheck.runtime.review import NewInput, replay_events
+from donecheck.actors.errors import InputError, TranscriptError, UnknownSessionError
+from donecheck.actors.messages import Steer
+from donecheck.runtime.replay import NewInput, replay_events
 from donecheck.runtime.transcripts.claude import load_claude_jsonl, tool_output
 
 __all__ = ["HookReply", "handle", "session_id_for"]

@@ -14,7 +14,7 @@ import html
 from collections.abc import Sequence
 from typing import Any
 
-from donecheck.runtime.messages import Finding, ReportCard, UsageSummary
+from donecheck.actors.messages import Finding, ReportCard, UsageSummary
 
 __all__ = ["card_html", "card_json", "card_text", "end_reason_text", "usage_text"]
 

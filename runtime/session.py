@@ -15,15 +15,17 @@ only in how they wait.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from donecheck.runtime.errors import SessionClosedError
-from donecheck.runtime.ids import new_id
-from donecheck.runtime.messages import (
+from donecheck.actors import calls
+from donecheck.actors.clock import Clock
+from donecheck.actors.deploy import Deployment
+from donecheck.actors.errors import SessionClosedError
+from donecheck.actors.ids import new_id
+from donecheck.actors.messages import (
     Ack,
     AppendAck,
     Cancel,
@@ -43,12 +45,8 @@ from donecheck.runtime.messages import (
     TurnStopping,
     UserInput,
     Verdict,
-    encode_events,
 )
-from donecheck.runtime.remote import aget, get
-
-if TYPE_CHECKING:
-    from donecheck.runtime.api import DoneCheck
+from donecheck.parsers.material import sha256_file
 
 __all__ = ["AsyncSession", "Session", "bound_output"]
 
@@ -65,14 +63,23 @@ def bound_output(text: str, limit: int) -> tuple[str, bool]:
 
 
 class _SessionBase:
+    """Made by :meth:`DoneCheck.open_session` (or ``DoneCheck.session`` for one opened
+    elsewhere): the session's shards of ``deployment``, and the clock that stamps
+    its events."""
+
     def __init__(
-        self, app: DoneCheck, session_id: str, request_id: str, tenant: str | None = None
+        self,
+        deployment: Deployment,
+        clock: Clock,
+        session_id: str,
+        request_id: str,
+        tenant: str | None = None,
     ) -> None:
-        self._app = app
+        self._config = deployment.config
+        self._clock = clock
         self.session_id = session_id
         self.request_id = request_id
         self.tenant = tenant
-        deployment = app.deployment
         self._ledger = deployment.ledger_for(session_id)
         self._controller = deployment.controller_for(session_id)
         self._budget = deployment.budget_for(session_id, tenant)
@@ -92,7 +99,7 @@ class _SessionBase:
     def _stamp(self, event_id: str | None = None) -> dict[str, Any]:
         return {
             "session_id": self.session_id,
-            "at": self._app.clock.now(),
+            "at": self._clock.now(),
             "event_id": event_id or new_id("ev-"),
         }
 
@@ -128,7 +135,7 @@ class _SessionBase:
         event_id: str | None = None,
     ) -> ToolResult:
         """Build a tool-result event (output bounded) without recording it."""
-        text, truncated = bound_output(output, self._app.config.max_tool_output_chars)
+        text, truncated = bound_output(output, self._config.max_tool_output_chars)
         return ToolResult(
             call_id=call_id,
             output=text,
@@ -143,7 +150,7 @@ class _SessionBase:
     ) -> FileSnapshot | None:
         """A snapshot of ``path`` as it is now, or ``None`` past the target limit."""
         target = os.path.abspath(path)
-        config = self._app.config
+        config = self._config
         if target not in self._snapshot_paths:
             if len(self._snapshot_paths) >= config.snapshot_max_targets:
                 return None
@@ -155,11 +162,7 @@ class _SessionBase:
             return FileSnapshot(path=target, exists=False, **self._stamp(event_id))
         digest: str | None = None
         if stat.st_size <= config.snapshot_hash_max_bytes and file.is_file():
-            sha = hashlib.sha256()
-            with file.open("rb") as handle:
-                while chunk := handle.read(1 << 20):
-                    sha.update(chunk)
-            digest = "sha256:" + sha.hexdigest()
+            digest = sha256_file(file)
         return FileSnapshot(
             path=target,
             sha256=digest,
@@ -175,14 +178,14 @@ class _SessionBase:
             raise ValueError(
                 f"event for session {wrong[0].session_id!r} recorded in {self.session_id!r}"
             )
-        return self._ledger.append_packed.remote(encode_events(events))
+        return calls.append(self._ledger, events)
 
     def _ask_ref(self, msg: ControllerInbox) -> Any:
         self._check_open()
-        return self._controller.handle.remote(msg)
+        return calls.ask(self._controller, msg)
 
     def _stopping(self, answer: str) -> TurnStopping:
-        return TurnStopping(session_id=self.session_id, answer=answer, at=self._app.clock.now())
+        return TurnStopping(session_id=self.session_id, answer=answer, at=self._clock.now())
 
     def _new_input(self, text: str, request_id: str | None) -> UserInput:
         request_id = request_id or new_id("rq-")
@@ -201,7 +204,7 @@ class _SessionBase:
         if count < 1:
             raise ValueError(f"count must be at least 1, not {count}")
         message = MainCallRecorded(session_id=self.session_id, count=count, tenant=self.tenant)
-        return self._budget.handle.remote(message)
+        return calls.account(self._budget, message)
 
 
 class Session(_SessionBase):
@@ -215,7 +218,7 @@ class Session(_SessionBase):
             self.close()
 
     def _wait(self, ref: Any, actor: str, timeout_s: float | None = None) -> Any:
-        return get(ref, actor=actor, timeout_s=timeout_s or self._app.config.call_timeout_s)
+        return calls.get(ref, actor=actor, timeout_s=timeout_s or self._config.call_timeout_s)
 
     def record(self, events: Sequence[LedgerEvent]) -> AppendAck:
         """Append events in one call; they are recorded when this returns."""
@@ -266,7 +269,7 @@ class Session(_SessionBase):
         action: ControllerAction = self._wait(
             self._ask_ref(self._stopping(answer)),
             "controller",
-            self._app.config.review_call_timeout_s,
+            self._config.review_call_timeout_s,
         )
         return action
 
@@ -282,7 +285,7 @@ class Session(_SessionBase):
 
     def cancel(self, reason: str = "cancelled by the user") -> Ack:
         """Abort: stop an in-flight review and void pending checklists."""
-        cancel = Cancel(session_id=self.session_id, reason=reason, at=self._app.clock.now())
+        cancel = Cancel(session_id=self.session_id, reason=reason, at=self._clock.now())
         ack: Ack = self._wait(self._ask_ref(cancel), "controller")
         return ack
 
@@ -313,7 +316,7 @@ class Session(_SessionBase):
         result: Verdict | NoVerdict | Ack = self._wait(
             self._ask_ref(MilestoneCheck(session_id=self.session_id, note=note)),
             "controller",
-            self._app.config.review_call_timeout_s,
+            self._config.review_call_timeout_s,
         )
         return result
 
@@ -337,7 +340,9 @@ class AsyncSession(_SessionBase):
             await self.close()
 
     async def _wait(self, ref: Any, actor: str, timeout_s: float | None = None) -> Any:
-        return await aget(ref, actor=actor, timeout_s=timeout_s or self._app.config.call_timeout_s)
+        return await calls.aget(
+            ref, actor=actor, timeout_s=timeout_s or self._config.call_timeout_s
+        )
 
     async def _wait_all(self, refs: list[Any], actor: str) -> list[Any]:
         return [await self._wait(ref, actor) for ref in refs]
@@ -379,7 +384,7 @@ class AsyncSession(_SessionBase):
         action: ControllerAction = await self._wait(
             self._ask_ref(self._stopping(answer)),
             "controller",
-            self._app.config.review_call_timeout_s,
+            self._config.review_call_timeout_s,
         )
         return action
 
@@ -390,7 +395,7 @@ class AsyncSession(_SessionBase):
         return event.request_id
 
     async def cancel(self, reason: str = "cancelled by the user") -> Ack:
-        cancel = Cancel(session_id=self.session_id, reason=reason, at=self._app.clock.now())
+        cancel = Cancel(session_id=self.session_id, reason=reason, at=self._clock.now())
         ack: Ack = await self._wait(self._ask_ref(cancel), "controller")
         return ack
 
@@ -414,7 +419,7 @@ class AsyncSession(_SessionBase):
         result: Verdict | NoVerdict | Ack = await self._wait(
             self._ask_ref(MilestoneCheck(session_id=self.session_id, note=note)),
             "controller",
-            self._app.config.review_call_timeout_s,
+            self._config.review_call_timeout_s,
         )
         return result
 

@@ -22,7 +22,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from donecheck.runtime.errors import TranscriptError
+from donecheck.actors.errors import TranscriptError
 from donecheck.runtime.transcripts.openai import Step, Transcript, read_transcript_text
 
 __all__ = ["load_claude_jsonl", "parse_claude_lines", "result_text", "tool_output"]

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote_to_bytes
 
-from donecheck.runtime.errors import TranscriptError
+from donecheck.actors.errors import TranscriptError
 
 __all__ = [
     "MAX_TRANSCRIPT_BYTES",

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from donecheck.actors.messages import Deliver
 from donecheck.runtime.cli import main
 from donecheck.runtime.demo import run_demo
-from donecheck.runtime.messages import Deliver
 from tests.ray.conftest import NAMESPACE
 
 pytestmark = pytest.mark.ray

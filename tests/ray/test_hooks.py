@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 import ray
 
+from donecheck.actors.messages import ViewRequest
 from donecheck.runtime import DoneCheck
 from donecheck.runtime.hooks import handle
-from donecheck.runtime.messages import ViewRequest
 from tests.ray.conftest import NAMESPACE
 
 pytestmark = pytest.mark.ray

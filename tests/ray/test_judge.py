@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 import ray
 
+from donecheck.actors.messages import BudgetQuery, UsageSummary
 from donecheck.runtime import DoneCheck, Steer
 from donecheck.runtime.cli import main
-from donecheck.runtime.messages import BudgetQuery, UsageSummary
 from donecheck.runtime.scripted import RecordedRequest, Reply, ScriptedProvider, verdict_text
 from tests.ray.test_cli_review import EXPECTED
 

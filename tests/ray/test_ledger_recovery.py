@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 import ray
 
+from donecheck.actors.messages import ToolCall, ViewRequest
 from donecheck.runtime import DoneCheck
-from donecheck.runtime.messages import ToolCall, ViewRequest
 
 pytestmark = pytest.mark.ray
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 import ray
 
+from donecheck.actors.messages import MaterialRecorded, ViewRequest
 from donecheck.parsers import samples
 from donecheck.runtime import DoneCheck
-from donecheck.runtime.messages import MaterialRecorded, ViewRequest
 
 pytestmark = pytest.mark.ray
 
@@ -77,7 +77,7 @@ def test_session_materials_reach_the_ledger(dc: DoneCheck) -> None:
 
 
 def test_a_killed_parser_is_restarted_and_nothing_is_lost(dc: DoneCheck) -> None:
-    from donecheck.runtime.ids import sha256_ref
+    from donecheck.parsers.material import sha256_ref
 
     big = samples.pdf(seed=7, pages=300, table=False)
     victim = dc.deployment.parser_for(sha256_ref(big.data))

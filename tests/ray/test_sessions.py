@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 import ray
 
+from donecheck.actors.messages import MaterialRecorded, ViewRequest
 from donecheck.runtime import (
     AttachmentError,
     Deliver,
@@ -22,7 +23,6 @@ from donecheck.runtime import (
     Steer,
     UnknownSessionError,
 )
-from donecheck.runtime.messages import MaterialRecorded, ViewRequest
 from tests.ray.conftest import NAMESPACE
 
 pytestmark = pytest.mark.ray
@@ -190,7 +190,7 @@ def test_a_second_driver_attaches_to_the_running_deployment(
 
 
 def test_200_concurrent_reservations_never_overrun_the_cap(dc: DoneCheck) -> None:
-    from donecheck.runtime.messages import BudgetQuery, Grant, Reserve
+    from donecheck.actors.messages import BudgetQuery, Grant, Reserve
 
     budget = dc.deployment.budget_for("s-reserve-race")
     refs = [

@@ -8,8 +8,8 @@ import signal
 import time
 from typing import Any
 
+from donecheck.actors.messages import Material
 from donecheck.parsers import parse_bytes
-from donecheck.runtime.messages import Material
 
 
 def misbehave(data: bytes, name: str, **kwargs: Any) -> Material:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from donecheck.runtime.messages import (
+from donecheck.actors.messages import (
     AttachmentRef,
     LedgerEntry,
     Material,

@@ -6,9 +6,8 @@ from pathlib import Path
 import pytest
 
 from donecheck.actors.budget import BudgetAccountant, Caps, SessionUsage, grant
-from donecheck.actors.store import SqliteStore
-from donecheck.runtime.config import Config
-from donecheck.runtime.messages import (
+from donecheck.actors.config import Config
+from donecheck.actors.messages import (
     BudgetQuery,
     Deny,
     Grant,
@@ -16,6 +15,7 @@ from donecheck.runtime.messages import (
     Reserve,
     UsageReport,
 )
+from donecheck.actors.store import SqliteStore
 
 CAPS = Caps(call_output_tokens=1_000, call_timeout_s=150, session_tokens=10_000)
 

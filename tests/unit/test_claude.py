@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from donecheck.runtime.errors import InputError, TranscriptError
+from donecheck.actors.errors import InputError, TranscriptError
 from donecheck.runtime.hooks import session_id_for
 from donecheck.runtime.transcripts.claude import load_claude_jsonl, parse_claude_lines, tool_output
 

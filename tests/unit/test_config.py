@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from donecheck.runtime.config import Config, load_config
-from donecheck.runtime.errors import ConfigError
+from donecheck.actors.config import Config, load_config
+from donecheck.actors.errors import ConfigError
 
 
 @pytest.fixture(autouse=True)

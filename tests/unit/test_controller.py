@@ -11,15 +11,12 @@ import msgspec
 import pytest
 
 from donecheck.actors.budget import BudgetAccountant
+from donecheck.actors.clock import FakeClock
+from donecheck.actors.config import Config
 from donecheck.actors.controller import CompletionController
+from donecheck.actors.errors import UnknownSessionError
 from donecheck.actors.ledger import EvidenceLedger
-from donecheck.actors.peers import LocalBudgets, LocalLedgers, LocalReviewers, ReviewerPort
-from donecheck.actors.reviewer import Reviewer
-from donecheck.actors.store import SqliteStore
-from donecheck.runtime.clock import FakeClock
-from donecheck.runtime.config import Config
-from donecheck.runtime.errors import UnknownSessionError
-from donecheck.runtime.messages import (
+from donecheck.actors.messages import (
     Ack,
     Cancel,
     Deliver,
@@ -43,6 +40,9 @@ from donecheck.runtime.messages import (
     Verdict,
     ViewRequest,
 )
+from donecheck.actors.peers import LocalBudgets, LocalLedgers, LocalReviewers, ReviewerPort
+from donecheck.actors.reviewer import Reviewer
+from donecheck.actors.store import SqliteStore
 
 CLAIM = "I fixed add() in the calculator and all tests pass now; nothing else changed in the repo."
 
@@ -584,8 +584,8 @@ def test_preanalysis_runs_while_the_agent_works_not_at_the_stop() -> None:
 
 
 def test_preanalysis_of_a_request_with_attachments_waits_for_their_content() -> None:
+    from donecheck.actors.messages import AttachmentRef
     from donecheck.parsers import parse_bytes
-    from donecheck.runtime.messages import AttachmentRef
     from donecheck.runtime.scripted import Reply, ScriptedProvider
 
     spec = parse_bytes(b"- The README lists every command.\n", "spec.txt")
@@ -620,7 +620,7 @@ def test_preanalysis_of_a_request_with_attachments_waits_for_their_content() -> 
 
 
 def test_a_judged_turn_gets_its_usage_from_the_settlement_not_a_query() -> None:
-    from donecheck.runtime.messages import BudgetQuery, UsageSummary
+    from donecheck.actors.messages import BudgetQuery, UsageSummary
     from donecheck.runtime.scripted import Reply, ScriptedProvider, verdict_text
 
     class CountingBudgets(LocalBudgets):

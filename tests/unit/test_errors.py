@@ -7,7 +7,7 @@ import pickle
 
 import pytest
 
-from donecheck.runtime import errors as e
+from donecheck.actors import errors as e
 
 SAMPLES: list[e.DoneCheckError] = [
     e.DoneCheckError("boom"),

@@ -4,8 +4,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from donecheck.runtime import evidence as ev
-from donecheck.runtime.messages import LedgerEntry, ToolCall, ToolResult
+from donecheck.actors.messages import LedgerEntry, ToolCall, ToolResult
+from donecheck.actors.review import evidence as ev
 
 
 @pytest.mark.parametrize(

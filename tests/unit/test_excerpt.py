@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from donecheck.runtime.evidence import checks, last_edit_seq, operations
-from donecheck.runtime.excerpt import excerpt
+from donecheck.actors.review.evidence import checks, last_edit_seq, operations
+from donecheck.actors.review.excerpt import excerpt
 from tests.unit.helpers import LedgerBuilder
 
 

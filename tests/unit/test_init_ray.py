@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from donecheck.runtime.api import _init_ray
-from donecheck.runtime.config import Config
-from donecheck.runtime.errors import DeploymentError
+from donecheck.actors.config import Config
+from donecheck.actors.deploy import init_ray as _init_ray
+from donecheck.actors.errors import DeploymentError
 
 ZOMBIE = (
     "Initialization failure from server:\nTraceback (most recent call last):\n"

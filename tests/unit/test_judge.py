@@ -13,8 +13,8 @@ from collections.abc import Sequence
 
 import pytest
 
-from donecheck.runtime.config import Config
-from donecheck.runtime.judge import (
+from donecheck.actors.config import Config
+from donecheck.actors.judge import (
     Generation,
     JudgeRoute,
     OpenAIProvider,

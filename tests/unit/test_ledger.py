@@ -6,11 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from donecheck.actors.errors import StoreError
 from donecheck.actors.ledger import EvidenceLedger, event_id_of
-from donecheck.actors.store import MemoryStore, open_store
-from donecheck.parsers import parse_bytes
-from donecheck.runtime.errors import StoreError
-from donecheck.runtime.messages import (
+from donecheck.actors.messages import (
     AttachmentRef,
     FileSnapshot,
     MaterialRecorded,
@@ -20,6 +18,8 @@ from donecheck.runtime.messages import (
     ToolResult,
     ViewRequest,
 )
+from donecheck.actors.store import MemoryStore, open_store
+from donecheck.parsers import parse_bytes
 
 
 def call(i: int, sid: str = "s", command: str = "ls", event_id: str | None = None) -> ToolCall:

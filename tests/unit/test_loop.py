@@ -6,7 +6,7 @@ import msgspec
 import pytest
 
 from donecheck.actors.loop import Limits, TaskState, is_trivial, next_action, progress_key
-from donecheck.runtime.messages import (
+from donecheck.actors.messages import (
     AnswerLink,
     Deliver,
     Finding,

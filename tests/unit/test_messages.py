@@ -8,7 +8,7 @@ import pickle
 import msgspec
 import pytest
 
-from donecheck.runtime import messages as m
+from donecheck.actors import messages as m
 
 BLOCK = m.Block(source_id="abc123#0", index=0, kind="table", text="| a |", rows=(("a",),), page=1)
 MATERIAL = m.Material(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gc
 
-from donecheck.runtime.process import cpu_seconds, gc_pauses, niceness, process_facts, rss_bytes
+from donecheck.actors.process import cpu_seconds, gc_pauses, niceness, process_facts, rss_bytes
 
 
 def test_rss_and_cpu_are_measured() -> None:

@@ -6,9 +6,7 @@ from typing import Any
 
 import pytest
 
-from donecheck.parsers import ParseLimits, parse_bytes
-from donecheck.parsers import samples as s
-from donecheck.runtime.messages import (
+from donecheck.actors.messages import (
     AttachmentRef,
     LedgerEntry,
     MaterialRecorded,
@@ -16,7 +14,9 @@ from donecheck.runtime.messages import (
     ToolCall,
     ToolResult,
 )
-from donecheck.runtime.reads import read_evidence
+from donecheck.actors.review.reads import read_evidence
+from donecheck.parsers import ParseLimits, parse_bytes
+from donecheck.parsers import samples as s
 
 SPEC_TEXT = (
     b"Invoices older than thirty days must be escalated to the finance lead.\n"

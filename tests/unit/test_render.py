@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 
+from donecheck.actors.messages import Block, Material
 from donecheck.parsers import ParseLimits, parse_bytes
 from donecheck.parsers import samples as s
 from donecheck.parsers.render import render_materials
-from donecheck.runtime.messages import Block, Material
 
 LIMITS = ParseLimits(ocr=False)
 

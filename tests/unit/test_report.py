@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from donecheck.runtime.messages import (
+from donecheck.actors.messages import (
     AnswerLink,
     Coverage,
     Finding,

@@ -12,11 +12,8 @@ import msgspec
 import pytest
 
 from donecheck.actors.budget import BudgetAccountant
-from donecheck.actors.peers import LocalBudgets
-from donecheck.actors.reviewer import Reviewer
-from donecheck.parsers import parse_bytes
-from donecheck.runtime.config import Config
-from donecheck.runtime.messages import (
+from donecheck.actors.config import Config
+from donecheck.actors.messages import (
     Block,
     BudgetQuery,
     Material,
@@ -26,6 +23,9 @@ from donecheck.runtime.messages import (
     UsageSummary,
     Verdict,
 )
+from donecheck.actors.peers import LocalBudgets
+from donecheck.actors.reviewer import Reviewer
+from donecheck.parsers import parse_bytes
 from donecheck.runtime.scripted import RecordedRequest, Reply, ScriptedProvider, verdict_text
 from tests.unit.helpers import LedgerBuilder
 

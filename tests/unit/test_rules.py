@@ -2,9 +2,9 @@ from __future__ import annotations
 
 import pytest
 
-from donecheck.actors.rules import RULES_NOTE, output_summary, review_by_rules
+from donecheck.actors.messages import Material
+from donecheck.actors.review.rules import RULES_NOTE, output_summary, review_by_rules
 from donecheck.parsers import parse_bytes
-from donecheck.runtime.messages import Material
 from tests.unit.helpers import LedgerBuilder
 
 LONG = " The change is small and self-contained, nothing else was touched."

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from donecheck.actors.errors import StoreError
 from donecheck.actors.store import SCHEMA_VERSION, EventRow, LedgerStore, open_store
-from donecheck.runtime.errors import StoreError
 
 
 @pytest.fixture(params=["memory", "sqlite", "postgresql"])

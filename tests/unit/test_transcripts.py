@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from donecheck.runtime.errors import TranscriptError
+from donecheck.actors.errors import TranscriptError
 from donecheck.runtime.transcripts.openai import load_openai, parse_openai
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "transcripts"

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from donecheck.actors.verdicts import Given, ParsedVerdict, check_findings, parse_verdict
-from donecheck.runtime.messages import Finding
+from donecheck.actors.messages import Finding
+from donecheck.actors.review.verdicts import Given, ParsedVerdict, check_findings, parse_verdict
 
 CONTRACT = {
     "decision": "need_fix",

@@ -8,12 +8,12 @@ import time
 
 import pytest
 
+from donecheck.actors.config import Config
+from donecheck.actors.messages import ParseRequest
 from donecheck.actors.parser import AttachmentParser
 from donecheck.parsers import ParseLimits
+from donecheck.parsers.material import sha256_ref
 from donecheck.parsers.worker import IsolatedParser, WorkerPool
-from donecheck.runtime.config import Config
-from donecheck.runtime.ids import sha256_ref
-from donecheck.runtime.messages import ParseRequest
 
 TARGET = "tests.support.hostile_targets:misbehave"
 LIMITS = ParseLimits(ocr=False)

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from donecheck.runtime.messages import (
+from donecheck.actors.messages import (
     Check,
     Edit,
     FileSnapshot,

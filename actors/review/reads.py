@@ -26,14 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
-from donecheck.runtime.evidence import (
-    EDITOR_TOOLS,
-    PATH_KEYS,
-    command_of,
-    operations,
-    simple_commands,
-)
-from donecheck.runtime.messages import (
+from donecheck.actors.messages import (
     AttachmentRef,
     ImageRef,
     LedgerEntry,
@@ -44,6 +37,13 @@ from donecheck.runtime.messages import (
     SessionOpened,
     ToolCall,
     ToolResult,
+)
+from donecheck.actors.review.evidence import (
+    EDITOR_TOOLS,
+    PATH_KEYS,
+    command_of,
+    operations,
+    simple_commands,
 )
 
 __all__ = ["read_evidence"]

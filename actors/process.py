@@ -84,10 +84,11 @@ def gc_pauses() -> dict[str, float]:
 
 
 def settle_gc() -> None:
-    """For a long-lived actor, once set up: move everything allocated so far
-    (modules, Ray's own state) out of the collector's sight, so a full
-    collection scans only what the actor holds, and collect the young
-    generation less often. Also installs the pause probe."""
+    """For a long-lived actor, once set up (``deploy`` constructs each actor class
+    with ``settle_gc=True``): move everything allocated so far (modules, Ray's
+    own state) out of the collector's sight, so a full collection scans only
+    what the actor holds, and collect the young generation less often. Also
+    installs the pause probe."""
     gc.collect()
     gc.freeze()
     _, older, oldest = gc.get_threshold()

@@ -1,22 +1,19 @@
-"""Identifiers, content hashes and the session → shard mapping."""
+"""Identifiers and the session → shard mapping.
+
+(Content addresses are :func:`~donecheck.parsers.material.sha256_ref`.)
+"""
 
 from __future__ import annotations
 
-import hashlib
 import uuid
 import zlib
 
-__all__ = ["new_id", "sha256_ref", "shard_of"]
+__all__ = ["budget_key", "new_id", "shard_of"]
 
 
 def new_id(prefix: str = "") -> str:
     """A random, URL-safe identifier such as ``s-3f2a…``."""
     return f"{prefix}{uuid.uuid4().hex}"
-
-
-def sha256_ref(data: bytes) -> str:
-    """Content address of ``data``: ``"sha256:<hex>"`` (derived paths use the hex only)."""
-    return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
 def shard_of(key: str, shards: int) -> int:
@@ -27,3 +24,9 @@ def shard_of(key: str, shards: int) -> int:
     if shards < 1:
         raise ValueError(f"shards must be >= 1, got {shards}")
     return zlib.crc32(key.encode("utf-8")) % shards
+
+
+def budget_key(session_id: str, tenant: str | None) -> str:
+    """What picks a budget shard: the tenant when there is one (so one shard sees all
+    of a tenant's sessions), else the session."""
+    return f"tenant:{tenant}" if tenant else session_id

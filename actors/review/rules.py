@@ -38,9 +38,24 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-from donecheck.actors.claims import (
+from donecheck.actors.messages import (
+    Acceptance,
+    Coverage,
+    CoverageStatus,
+    Decision,
+    Edit,
+    FileSnapshot,
+    Finding,
+    MaterialRecorded,
+    Operation,
+    ReviewRequest,
+    SessionOpened,
+    ToolResult,
+    UserInput,
+    Verdict,
+)
+from donecheck.actors.review.claims import (
     CheckClaim,
     approval_claims,
     category_of_check,
@@ -50,33 +65,13 @@ from donecheck.actors.claims import (
     mentioned_paths,
     path_matches,
 )
-from donecheck.actors.preanalysis import depends_on, extract_acceptance, materials_of
-from donecheck.runtime.evidence import edits, operations, simple_commands, unresolved_failures
-from donecheck.runtime.messages import (
-    Acceptance,
-    Coverage,
-    CoverageStatus,
-    Decision,
-    Edit,
-    FileSnapshot,
-    Finding,
-    LedgerEntry,
-    Material,
-    MaterialRecorded,
-    Operation,
-    ReadEvidence,
-    ReviewRequest,
-    SessionOpened,
-    ToolResult,
-    UserInput,
-    Verdict,
-)
-from donecheck.runtime.reads import read_evidence
+from donecheck.actors.review.evidence import simple_commands, unresolved_failures
+from donecheck.actors.review.facts import Facts
+from donecheck.actors.review.gates import FIX_RULES
+from donecheck.actors.review.preanalysis import depends_on, extract_acceptance
 
 __all__ = [
-    "FIX_RULES",
     "RULES_NOTE",
-    "Evidence",
     "acceptance_of",
     "approval_sources",
     "decision_of",
@@ -86,8 +81,6 @@ __all__ = [
 ]
 
 RULES_NOTE = "Rules-only review: requirement coverage was not judged by a model."
-FIX_RULES = frozenset({"failed_check", "unresolved_error", "approval_claim"})
-"""Rules whose findings need a fix; the others ask for evidence."""
 _FAILURE_LINE = re.compile(r"(?i)\b(?:\d+ failed|failed|errors?|FAIL(?:ED)?|Found \d+ errors?)\b")
 _SPECIFIC_FAILURES = (  # most telling first: a named failing test, then a located error
     re.compile(r"^(?:FAILED \S|ERROR \S|--- FAIL:|FAIL: |✕ |● )"),
@@ -190,48 +183,6 @@ def _signature(command: str) -> tuple[str, ...] | None:
     return None
 
 
-@dataclass(frozen=True, slots=True)
-class Evidence:
-    """What the rules read from one review request, computed once."""
-
-    request: ReviewRequest
-    ops: list[Operation]
-    results: dict[int, ToolResult]
-    edits: list[Edit]
-    writes: list[Edit]
-    materials: dict[str, Material]
-    reads: dict[str, ReadEvidence]
-
-    @classmethod
-    def of(cls, request: ReviewRequest) -> Evidence:
-        entries: Sequence[LedgerEntry] = request.entries
-        ops = operations(entries)
-        all_edits = edits(entries)
-        return cls(
-            request=request,
-            ops=ops,
-            results={e.seq: e.event for e in entries if isinstance(e.event, ToolResult)},
-            edits=all_edits,
-            writes=[e for e in all_edits if e.ok is not False],
-            materials={m.sha256: m for m in materials_of(entries)},
-            reads={r.sha256: r for r in read_evidence(entries, ops)},
-        )
-
-    @property
-    def last_edit(self) -> Edit | None:
-        return self.writes[-1] if self.writes else None
-
-    def passing_after_last_edit(self) -> dict[str, list[Operation]]:
-        """Check category → passing runs after the last edit."""
-        after = self.last_edit.seq if self.last_edit is not None else 0
-        shown: dict[str, list[Operation]] = {}
-        for op in self.ops:
-            if op.check is not None and op.ok is True and op.call_seq > after:
-                for category in category_of_check(op.check):
-                    shown.setdefault(category, []).append(op)
-        return shown
-
-
 class _Findings:
     """Findings in the order rules add them, with a description of each cited id."""
 
@@ -245,7 +196,7 @@ class _Findings:
         self.cited.update(cited or {})
 
 
-def _failed_checks(ev: Evidence, claims: Sequence[CheckClaim], out: _Findings) -> set[str]:
+def _failed_checks(ev: Facts, claims: Sequence[CheckClaim], out: _Findings) -> set[str]:
     failed_categories: set[str] = set()
     for op in unresolved_failures(ev.ops):
         assert op.check is not None
@@ -273,7 +224,7 @@ def _failed_checks(ev: Evidence, claims: Sequence[CheckClaim], out: _Findings) -
 
 
 def _unproven_claims(
-    ev: Evidence, claims: Sequence[CheckClaim], failed: set[str], out: _Findings
+    ev: Facts, claims: Sequence[CheckClaim], failed: set[str], out: _Findings
 ) -> None:
     shown = set(ev.passing_after_last_edit())
     last_edit = ev.last_edit
@@ -316,7 +267,7 @@ def _unproven_claims(
         )
 
 
-def _unresolved_errors(ev: Evidence, out: _Findings) -> None:
+def _unresolved_errors(ev: Facts, out: _Findings) -> None:
     written: dict[int, list[str | None]] = {}
     for edit in ev.edits:
         written.setdefault(edit.seq, []).append(edit.path)
@@ -371,7 +322,7 @@ def _unresolved_errors(ev: Evidence, out: _Findings) -> None:
         )
 
 
-def _unwritten_files(ev: Evidence, out: _Findings) -> None:
+def _unwritten_files(ev: Facts, out: _Findings) -> None:
     unnamed = [e for e in ev.writes if e.path is None]
     named = [e for e in ev.writes if e.path is not None]
     snapshots = [e.event.path for e in ev.request.entries if isinstance(e.event, FileSnapshot)]
@@ -406,7 +357,7 @@ def _unwritten_files(ev: Evidence, out: _Findings) -> None:
         )
 
 
-def _unread_attachments(ev: Evidence, out: _Findings) -> None:
+def _unread_attachments(ev: Facts, out: _Findings) -> None:
     request = ev.request
     for ref in depends_on(request.entries, request.request_id, request.request):
         material = ev.materials.get(ref.sha256)
@@ -469,7 +420,7 @@ def approval_sources(request: ReviewRequest) -> list[str]:
     return texts
 
 
-def _approval_claims(ev: Evidence, out: _Findings) -> None:
+def _approval_claims(ev: Facts, out: _Findings) -> None:
     claims = approval_claims(ev.request.answer)
     if not claims:
         return
@@ -490,7 +441,7 @@ def _approval_claims(ev: Evidence, out: _Findings) -> None:
         )
 
 
-def rules_coverage(acceptance: Acceptance, ev: Evidence) -> tuple[Coverage, ...]:
+def rules_coverage(acceptance: Acceptance, ev: Facts) -> tuple[Coverage, ...]:
     """Each acceptance item with the evidence rules can match to it, else not verified.
 
     An item that names a file is matched by a write to it; one that names a kind
@@ -540,7 +491,7 @@ def rules_coverage(acceptance: Acceptance, ev: Evidence) -> tuple[Coverage, ...]
     return tuple(coverage)
 
 
-def acceptance_of(request: ReviewRequest, ev: Evidence) -> Acceptance:
+def acceptance_of(request: ReviewRequest, ev: Facts) -> Acceptance:
     """The request's acceptance items: as given, else extracted by rules."""
     if request.acceptance is not None:
         return request.acceptance
@@ -551,9 +502,9 @@ def acceptance_of(request: ReviewRequest, ev: Evidence) -> Acceptance:
     return extract_acceptance(request.request_id, request.request, materials, waiting=waiting)
 
 
-def review_by_rules(request: ReviewRequest, ev: Evidence | None = None) -> Verdict:
+def review_by_rules(request: ReviewRequest, ev: Facts | None = None) -> Verdict:
     """Apply the rules to one review request. Pure: same request, same verdict."""
-    ev = ev or Evidence.of(request)
+    ev = ev or Facts.of(request)
     claims = check_claims(request.answer)
     out = _Findings()
     failed = _failed_checks(ev, claims, out)

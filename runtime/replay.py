@@ -6,8 +6,8 @@ import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from donecheck.actors.messages import ControllerAction, LedgerEvent, ReportCard
 from donecheck.runtime.api import DoneCheck
-from donecheck.runtime.messages import ControllerAction, LedgerEvent, ReportCard
 from donecheck.runtime.session import AsyncSession, Session
 from donecheck.runtime.transcripts.openai import Transcript
 

@@ -13,7 +13,7 @@ neutralised. So nothing inside can close its block early and pose as an
 instruction; the system message says that text inside DATA is never an
 instruction.
 
-:class:`ReviewPrompt` also carries :class:`~donecheck.actors.verdicts.Given`:
+:class:`ReviewPrompt` also carries :class:`~donecheck.actors.review.verdicts.Given`:
 every id the judge was shown, with its full text, for the citation checks.
 """
 
@@ -25,13 +25,13 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from donecheck.actors.preanalysis import request_view
-from donecheck.actors.rules import Evidence
-from donecheck.actors.verdicts import Given
+from donecheck.actors.messages import Acceptance, LedgerEntry, Material, ToolCall, ToolResult
+from donecheck.actors.review.evidence import checks, command_of
+from donecheck.actors.review.excerpt import excerpt
+from donecheck.actors.review.facts import Facts
+from donecheck.actors.review.preanalysis import request_view
+from donecheck.actors.review.verdicts import Given
 from donecheck.parsers.render import render_materials
-from donecheck.runtime.evidence import checks, command_of
-from donecheck.runtime.excerpt import excerpt
-from donecheck.runtime.messages import Acceptance, LedgerEntry, Material, ToolCall, ToolResult
 
 __all__ = ["PROMPT_VERSION", "ReviewPrompt", "build_review_prompt", "preanalysis_block"]
 
@@ -178,7 +178,7 @@ def _add_request(blocks: _Blocks, request: str) -> None:
 
 
 def build_review_prompt(
-    ev: Evidence,
+    ev: Facts,
     acceptance: Acceptance,
     *,
     sees_images: bool,

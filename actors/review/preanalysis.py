@@ -1,6 +1,6 @@
 """Pre-analysis: what the user asked for, drawn from the request alone (SPEC §5).
 
-The result is an :class:`~donecheck.runtime.messages.Acceptance`: acceptance
+The result is an :class:`~donecheck.actors.messages.Acceptance`: acceptance
 items (``AC1``, ``AC2`` …) in the user's words, constraints, and assumptions
 that stay open. It is never widened beyond the request and the materials the
 user attached.
@@ -19,18 +19,17 @@ Without a judge route it is a deterministic extraction:
 With a judge route it is one aux call (:func:`preanalysis_messages`); every item
 the model proposes must quote the request or a material literally, or it is
 dropped (:func:`parse_preanalysis`), so a model cannot widen the task either.
-Both wait while an attachment has no content evidence yet (:func:`waiting_for`).
+Both wait while an attachment the request depends on (:func:`depends_on`) has no
+content evidence yet.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from donecheck.actors.claims import sentences
-from donecheck.runtime.messages import (
+from donecheck.actors.messages import (
     Acceptance,
     AcceptanceItem,
     AttachmentRef,
@@ -40,6 +39,8 @@ from donecheck.runtime.messages import (
     MaterialRecorded,
     SessionOpened,
 )
+from donecheck.actors.review.claims import sentences
+from donecheck.actors.review.verdicts import json_objects
 
 __all__ = [
     "MAX_ITEMS",
@@ -51,7 +52,6 @@ __all__ = [
     "preanalysis_messages",
     "request_view",
     "target_request",
-    "waiting_for",
 ]
 
 MAX_ITEMS = 20
@@ -150,12 +150,6 @@ def depends_on(
     if named:
         return named
     return refs if _ATTACHMENT_WORDS.search(request) else []
-
-
-def waiting_for(entries: Sequence[LedgerEntry], request_id: str, request: str) -> list[str]:
-    """Names of attachments the request depends on with no recorded material yet."""
-    recorded = {m.sha256 for m in materials_of(entries)}
-    return [r.name for r in depends_on(entries, request_id, request) if r.sha256 not in recorded]
 
 
 # ------------------------------------------------------- deterministic extraction
@@ -259,7 +253,7 @@ Answer with one JSON object and nothing else:
 
 def preanalysis_messages(user_block: str) -> list[dict[str, object]]:
     """Chat messages of the pre-analysis call; ``user_block`` is the delimited request
-    and materials (built by :mod:`donecheck.actors.prompt`)."""
+    and materials (built by :mod:`donecheck.actors.review.prompt`)."""
     return [
         {"role": "system", "content": _PREANALYSIS_SYSTEM},
         {"role": "user", "content": user_block},
@@ -282,8 +276,6 @@ def parse_preanalysis(
     ``None`` when the text holds no usable JSON object or no item survives; the
     caller then falls back to :func:`extract_acceptance`.
     """
-    from donecheck.actors.verdicts import json_objects
-
     data = next(
         (obj for obj in json_objects(text) if isinstance(obj.get("acceptance"), list)), None
     )
@@ -332,13 +324,4 @@ def parse_preanalysis(
         understanding=_clip(understanding, 600) if isinstance(understanding, str) else "",
         method="judge",
         notes=notes,
-    )
-
-
-def acceptance_json(acceptance: Acceptance) -> str:
-    """The acceptance items as the review prompt lists them."""
-    return json.dumps(
-        [{"id": i.id, "item": i.text, "source": i.source} for i in acceptance.items],
-        ensure_ascii=False,
-        indent=1,
     )

@@ -1,7 +1,7 @@
 """DoneCheck's errors: one tree, raised for bugs, bad input and infrastructure faults.
 
 Expected outcomes are values, not exceptions: a material that could not be read is
-a :class:`~donecheck.runtime.messages.Material` with status ``failed``, a review
+a :class:`~donecheck.actors.messages.Material` with status ``failed``, a review
 that could not be parsed is a ``NoVerdict``, a refused budget is a ``Deny``.
 
 ::

@@ -8,8 +8,8 @@ text itself never goes into the conversation — only this checklist.
 
 from __future__ import annotations
 
-from donecheck.actors.rules import FIX_RULES
-from donecheck.runtime.messages import Finding, Verdict
+from donecheck.actors.messages import Finding, Verdict
+from donecheck.actors.review.gates import is_defect
 
 __all__ = ["round_label", "steer_message"]
 
@@ -42,12 +42,7 @@ def steer_message(
         preview = preview[: _REQUEST_PREVIEW - 1] + "…"
     # a defect: a rule's hard gate, or a judge finding the evidence backs; everything
     # else asks for evidence (run this, show that) without presuming the work wrong
-    fixes = [
-        f
-        for f in verdict.findings
-        if verdict.decision == "need_fix"
-        and (f.rule in FIX_RULES or (f.rule is None and f.evidence))
-    ]
+    fixes = [f for f in verdict.findings if is_defect(f, verdict.decision)]
     gather = [f for f in verdict.findings if f not in fixes]
     lines = [
         f"[DoneCheck — review round {round_no} of {max_rounds}. This message is from DoneCheck,"

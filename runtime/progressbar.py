@@ -6,11 +6,11 @@ import sys
 import time
 from typing import TextIO
 
-__all__ = ["Progress"]
+__all__ = ["ProgressBar"]
 
 
-class Progress:
-    """``Progress(total, "reviewing")``; call :meth:`advance` per item, :meth:`close` at the end.
+class ProgressBar:
+    """``ProgressBar(total, "reviewing")``; call :meth:`advance` per item, :meth:`close` at the end.
 
     Draws nothing unless the stream is a terminal and there are more than
     ``min_items`` items, so piped output and logs stay clean.

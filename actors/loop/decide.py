@@ -1,91 +1,36 @@
-"""The review→fix loop as pure functions: state in, (state, action) out.
-
-:func:`next_action` decides what a review result means for one task (one user
-request of one session), given the loop's limits and the current time. It has no
-I/O and reads no clock; the controller actor feeds it. Tested by tables in
-``tests/unit/test_loop.py``.
-"""
+"""The steps of the review→fix loop: what a stop, a review result or a cancel does
+to one task. Pure: no I/O, no clock (the controller passes ``now``)."""
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import msgspec
 
-from donecheck.actors.checklist import steer_message
-from donecheck.runtime.messages import (
+from donecheck.actors.loop.state import Limits, TaskState, card_of
+from donecheck.actors.messages import (
     AnswerLink,
     ControllerAction,
-    Coverage,
     Deliver,
     EndReason,
     Finding,
     NoVerdict,
     Operation,
-    Policy,
     Report,
-    ReportCard,
     ReviewResult,
     Steer,
-    UsageSummary,
     Verdict,
 )
+from donecheck.actors.review.checklist import steer_message
 
 __all__ = [
-    "Limits",
-    "TaskState",
-    "card_of",
     "end_without_review",
     "ending_action",
     "is_trivial",
     "next_action",
     "progress_key",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class Limits:
-    max_rounds: int = 2
-    round_window_s: float = 300.0
-    trigger_min_chars: int = 60
-
-    def with_policy(self, policy: Policy) -> Limits:
-        return Limits(
-            max_rounds=policy.max_rounds if policy.max_rounds is not None else self.max_rounds,
-            round_window_s=(
-                policy.round_window_s if policy.round_window_s is not None else self.round_window_s
-            ),
-            trigger_min_chars=self.trigger_min_chars,
-        )
-
-
-class TaskState(msgspec.Struct, frozen=True, kw_only=True):
-    """Everything the loop knows about one task. Immutable; replaced on each step."""
-
-    session_id: str
-    request_id: str
-    request: str
-    chain: tuple[AnswerLink, ...] = ()
-    rounds_used: int = 0
-    first_review_at: float | None = None
-    last_progress: str | None = None
-    end_reason: EndReason | None = None
-    findings: tuple[Finding, ...] = ()
-    cited: dict[str, str] = {}
-    notes: tuple[str, ...] = ()
-    raw_reviews: tuple[str, ...] = ()
-    unverified: tuple[str, ...] = ()
-    coverage: tuple[Coverage, ...] = ()
-    quotes: dict[str, str] = {}
-    opted_out: bool = False
-    """Review turned off for this request only."""
-    milestone_used: bool = False
-
-    @property
-    def next_label(self) -> str:
-        return f"A{len(self.chain) + 1}"
 
 
 def is_trivial(answer: str, min_chars: int) -> bool:
@@ -109,27 +54,6 @@ def progress_key(findings: Sequence[Finding], ops: Sequence[Operation]) -> str:
     for key in sorted(latest):
         digest.update(repr((key, latest[key])).encode())
     return digest.hexdigest()
-
-
-def card_of(state: TaskState, max_rounds: int, usage: UsageSummary | None = None) -> ReportCard:
-    decision = state.chain[-1].decision if state.chain else state.end_reason
-    return ReportCard(
-        session_id=state.session_id,
-        request_id=state.request_id,
-        chain=state.chain,
-        rounds_used=state.rounds_used,
-        max_rounds=max_rounds,
-        end_reason=state.end_reason,
-        decision=decision,
-        findings=state.findings,
-        cited=state.cited,
-        notes=state.notes,
-        unverified=state.unverified,
-        raw_reviews=state.raw_reviews,
-        usage=usage,
-        coverage=state.coverage,
-        quotes=state.quotes,
-    )
 
 
 def ending_action(state: TaskState, limits: Limits) -> ControllerAction:

@@ -26,7 +26,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from donecheck.runtime.messages import Coverage, CoverageStatus, Decision, Finding
+from donecheck.actors.messages import Coverage, CoverageStatus, Decision, Finding
 
 __all__ = [
     "Checked",

@@ -39,9 +39,9 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from donecheck.runtime.config import Config
-from donecheck.runtime.errors import DoneCheckError
-from donecheck.runtime.redact import redact
+from donecheck.actors.config import Config
+from donecheck.actors.errors import DoneCheckError
+from donecheck.actors.redact import redact
 
 __all__ = [
     "Attempt",

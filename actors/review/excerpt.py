@@ -14,8 +14,8 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from donecheck.runtime.evidence import operations
-from donecheck.runtime.messages import Excerpt, LedgerEntry, Operation, ToolCall, ToolResult
+from donecheck.actors.messages import Excerpt, LedgerEntry, Operation, ToolCall, ToolResult
+from donecheck.actors.review.evidence import operations
 
 __all__ = ["excerpt"]
 

@@ -3,21 +3,23 @@
 All messages are frozen, keyword-only ``msgspec.Struct``s on the tagged base
 :class:`Message` (the tag is the class name, in the ``"type"`` field), so any of
 them can be encoded to msgpack/JSON and decoded back to the right class through
-one typed decoder per inbox. Ray ships actor arguments with cloudpickle; the
-same structs pickle too (``tests/unit/test_messages.py`` round-trips every one
-both ways).
+one typed decoder. :class:`Material` and its parts (the parser's answer) are
+defined in :mod:`donecheck.parsers.material`, the lowest layer, with the base
+class; they are re-exported here with the rest of the protocol. Ray ships actor
+arguments with cloudpickle; the same structs pickle too
+(``tests/unit/test_messages.py`` round-trips every one both ways).
 
 Evolve a message only by adding fields with defaults: stored ledgers hold
 msgpack-encoded events and must keep decoding.
 
-Inboxes (one union alias per actor):
+What each actor accepts:
 
 ==================  ====================================================
 actor               accepts
 ==================  ====================================================
-parser pool         :data:`ParserInbox`
+parser pool         :class:`ParseRequest` (the bytes travel beside it)
 evidence ledger     :data:`LedgerInbox` (events are :data:`LedgerEvent`)
-reviewer pool       :data:`ReviewerInbox`
+reviewer pool       :class:`ReviewRequest`
 controller          :data:`ControllerInbox`
 budget accountant   :data:`BudgetInbox`
 ==================  ====================================================
@@ -34,6 +36,15 @@ from collections.abc import Sequence
 from typing import Any, Literal, TypeAlias
 
 import msgspec
+
+from donecheck.parsers.material import (
+    Block,
+    ImageRole,
+    Material,
+    Message,
+    Preview,
+    ReadStatus,
+)
 
 __all__ = [
     "Acceptance",
@@ -75,7 +86,6 @@ __all__ = [
     "NoVerdict",
     "Operation",
     "ParseRequest",
-    "ParserInbox",
     "Policy",
     "Preview",
     "ReadEvidence",
@@ -86,7 +96,6 @@ __all__ = [
     "Reserve",
     "ReviewRequest",
     "ReviewResult",
-    "ReviewerInbox",
     "SessionClosed",
     "SessionOpened",
     "SetPolicy",
@@ -109,12 +118,6 @@ __all__ = [
 Decision: TypeAlias = Literal["pass", "need_evidence", "need_fix", "blocked"]
 """What a review concluded. ``skipped`` and ``unverified`` are end reasons, not decisions."""
 
-ReadStatus: TypeAlias = Literal["parsed", "partial", "unparsed", "failed"]
-"""How much of a material was read. Nothing unread is ever reported as read."""
-
-ImageRole: TypeAlias = Literal["reference", "preview"]
-"""``reference``: the user's image. ``preview``: made by a tool or by DoneCheck."""
-
 EndReason: TypeAlias = Literal[
     "pass",
     "skipped",
@@ -134,19 +137,6 @@ AuxKind: TypeAlias = Literal["pre_analysis", "review", "milestone"]
 CoverageStatus: TypeAlias = Literal["covered", "missing", "not_verified"]
 """Whether an acceptance item is shown done (``covered``), shown not done
 (``missing``), or neither (``not_verified``)."""
-
-
-class Message(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag=True, gc=False):
-    """Base of every message: frozen, keyword-only, tagged by class name.
-
-    ``frozen`` and the tag are inherited; ``kw_only`` applies only to the fields
-    a class itself defines, so every subclass repeats ``kw_only=True``.
-
-    ``gc=False`` (inherited): messages never form reference cycles, so Python's
-    cycle collector need not track them. A ledger shard holds hundreds of
-    thousands of them; tracked, every full collection walked them all (100 ms
-    pauses in ``benchmarks/ledger_ingest.py``).
-    """
 
 
 # --------------------------------------------------------------------------- values
@@ -180,48 +170,6 @@ class ImageRef(Message, frozen=True, kw_only=True):
     size: int
     role: ImageRole = "reference"
     media_type: str | None = None
-
-
-class Block(Message, frozen=True, kw_only=True):
-    """One ordered piece of a material, citable by ``source_id`` when fully shown."""
-
-    source_id: str
-    index: int
-    kind: Literal["text", "heading", "table", "image", "code", "meta"] = "text"
-    text: str = ""
-    page: int | None = None
-    sheet: str | None = None
-    slide: int | None = None
-    level: int | None = None
-    rows: tuple[tuple[str, ...], ...] | None = None
-    truncated: bool = False
-
-
-class Preview(Message, frozen=True, kw_only=True):
-    """A bounded image made from a material (a rendered page, a downscaled photo)."""
-
-    source_id: str
-    media_type: str
-    width: int
-    height: int
-    data: bytes
-    role: ImageRole = "preview"
-    page: int | None = None
-
-
-class Material(Message, frozen=True, kw_only=True):
-    """An attachment or image after parsing. The parser's answer."""
-
-    sha256: str
-    declared_name: str
-    detected_type: str
-    status: ReadStatus
-    reason: str = ""
-    blocks: tuple[Block, ...] = ()
-    previews: tuple[Preview, ...] = ()
-    stats: dict[str, float] = {}
-    recipe_version: str = ""
-    warnings: tuple[str, ...] = ()
 
 
 class Finding(Message, frozen=True, kw_only=True):
@@ -504,9 +452,6 @@ class ParseRequest(Message, frozen=True, kw_only=True):
     role: ImageRole | None = None
 
 
-ParserInbox: TypeAlias = ParseRequest
-
-
 # -------------------------------------------------------------------------- reviewer
 
 
@@ -562,7 +507,6 @@ class NoVerdict(Message, frozen=True, kw_only=True):
 
 
 ReviewResult: TypeAlias = Verdict | NoVerdict
-ReviewerInbox: TypeAlias = ReviewRequest
 
 
 # ------------------------------------------------------------------------ controller
@@ -802,9 +746,6 @@ AnyMessage: TypeAlias = (
 _encoder = msgspec.msgpack.Encoder()
 _decoder: msgspec.msgpack.Decoder[AnyMessage] = msgspec.msgpack.Decoder(AnyMessage)
 ledger_event_decoder: msgspec.msgpack.Decoder[LedgerEvent] = msgspec.msgpack.Decoder(LedgerEvent)
-events_decoder: msgspec.msgpack.Decoder[list[LedgerEvent]] = msgspec.msgpack.Decoder(
-    list[LedgerEvent]
-)
 view_decoder: msgspec.msgpack.Decoder[LedgerView] = msgspec.msgpack.Decoder(LedgerView)
 
 

@@ -18,8 +18,9 @@ from typing import Any, Literal
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from donecheck.runtime.errors import ConfigError
-from donecheck.runtime.redact import redact_url
+from donecheck.actors.errors import ConfigError
+from donecheck.actors.redact import redact_url
+from donecheck.parsers.base import ParseLimits
 
 __all__ = ["ENV_PREFIX", "Config", "load_config"]
 
@@ -207,6 +208,22 @@ class Config(BaseSettings):
     def review_call_timeout_s(self) -> float:
         """How long a driver waits for ``turn_stopping``: a whole review plus slack."""
         return self.review_timeout_s + self.call_timeout_s
+
+    def parse_limits(self) -> ParseLimits:
+        """The bounds a parse obeys under these settings."""
+        return ParseLimits(
+            text_chars=self.parse_text_chars,
+            pages=self.parse_pages,
+            image_pixels=self.parse_image_pixels,
+            preview_long_side=self.preview_long_side,
+            preview_pages=self.preview_pages,
+            archive_members=self.archive_members,
+            archive_total_bytes=self.archive_total_bytes,
+            archive_ratio=self.archive_ratio,
+            archive_depth=self.archive_depth,
+            ocr=self.ocr,
+            soft_deadline_s=self.parse_timeout_s * 0.75,
+        )
 
     @classmethod
     def load(cls, **overrides: Any) -> Config:

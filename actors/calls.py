@@ -1,0 +1,246 @@
+"""Every call that crosses to an actor, in one place.
+
+With :mod:`donecheck.actors.deploy` (which creates the actors), this is the only
+module that touches Ray; an import-linter contract keeps it so. It holds:
+
+* waiting: :func:`get` / :func:`aget` with a deadline, Ray's exceptions
+  translated into DoneCheck's tree (:func:`translate`), :func:`put` and
+  :func:`first_done`;
+* one function per call a driver makes — :func:`append`, :func:`ask`,
+  :func:`attach_materials`, :func:`account`, :func:`parse`, :func:`remember`,
+  :func:`statistics` — each returning an object ref to wait on;
+* the ports one actor uses to reach another (:class:`RayLedgers`,
+  :class:`RayReviewers`, :class:`RayBudgets`, implementing the Protocols in
+  :mod:`donecheck.actors.peers`): small values that find their actors by name
+  on first use, so they can be handed to an actor's constructor and still work
+  after the actors they name restart.
+
+Actors are named ``<kind>-<index>`` inside the deployment's namespace
+(:func:`actor_name`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping, Sequence
+from typing import Any, TypeAlias
+
+import ray
+import ray.exceptions
+
+from donecheck.actors.errors import ActorUnavailableError, DoneCheckError
+from donecheck.actors.ids import budget_key, shard_of
+from donecheck.actors.messages import (
+    Ack,
+    AppendAck,
+    BudgetInbox,
+    BudgetQuery,
+    ControllerInbox,
+    Deny,
+    Grant,
+    LedgerEvent,
+    LedgerView,
+    Material,
+    ParseRequest,
+    Reserve,
+    ReviewRequest,
+    ReviewResult,
+    Settled,
+    UsageReport,
+    UsageSummary,
+    ViewRequest,
+    encode_events,
+    view_decoder,
+)
+from donecheck.actors.peers import one_session
+
+__all__ = [
+    "RayBudgets",
+    "RayLedgers",
+    "RayReviewers",
+    "Ref",
+    "account",
+    "actor_name",
+    "aget",
+    "append",
+    "ask",
+    "attach_materials",
+    "first_done",
+    "get",
+    "lookup",
+    "parse",
+    "put",
+    "remember",
+    "statistics",
+    "translate",
+]
+
+Ref: TypeAlias = Any
+"""A Ray object ref: the pending answer of one call."""
+
+
+def actor_name(kind: str, index: int) -> str:
+    """The name of actor ``index`` of a kind (``ledger``, ``budget`` …) in its namespace."""
+    return f"{kind}-{index}"
+
+
+def lookup(kind: str, count: int, namespace: str) -> list[Any]:
+    """Handles to the ``count`` actors of a kind, found by name."""
+    return [ray.get_actor(actor_name(kind, i), namespace=namespace) for i in range(count)]
+
+
+# ------------------------------------------------------------------- waiting
+
+
+def translate(exc: BaseException, actor: str, timeout_s: float | None) -> BaseException:
+    """The DoneCheck error for a failure of a call to ``actor``."""
+    if isinstance(exc, ray.exceptions.RayTaskError):
+        cause = exc.cause
+        if isinstance(cause, DoneCheckError):
+            return cause
+        return ActorUnavailableError(actor, f"raised {type(cause).__name__}: {cause}", timeout_s)
+    if isinstance(exc, ray.exceptions.GetTimeoutError | TimeoutError):
+        return ActorUnavailableError(actor, f"no answer within {timeout_s:g} s", timeout_s)
+    if isinstance(exc, ray.exceptions.RayActorError):
+        return ActorUnavailableError(actor, f"the actor died or is restarting ({exc})", timeout_s)
+    return exc
+
+
+def get(ref: Ref | list[Ref], *, actor: str, timeout_s: float) -> Any:
+    """``ray.get`` with a deadline and translated errors."""
+    try:
+        return ray.get(ref, timeout=timeout_s)
+    except Exception as exc:
+        raise translate(exc, actor, timeout_s) from exc
+
+
+async def aget(ref: Ref, *, actor: str, timeout_s: float) -> Any:
+    """Await an object ref with a deadline and translated errors."""
+    try:
+        return await asyncio.wait_for(asyncio.wrap_future(ref.future()), timeout_s)
+    except asyncio.CancelledError:
+        raise
+    except Exception as exc:
+        raise translate(exc, actor, timeout_s) from exc
+
+
+def put(value: object) -> Ref:
+    """A value in the object store, to wait on like a call's answer."""
+    return ray.put(value)
+
+
+def first_done(refs: Sequence[Ref], timeout_s: float) -> list[Ref]:
+    """Wait for one of ``refs`` to be ready; the ready ones (none after the timeout)."""
+    done, _ = ray.wait(list(refs), num_returns=1, timeout=timeout_s)
+    return list(done)
+
+
+# ---------------------------------------------------------- a driver's calls
+
+
+def append(ledger: Any, events: Sequence[LedgerEvent]) -> Ref:
+    """Append one session's events to its ledger shard (packed: ~15x cheaper than
+    Ray's pickling). The answer is an :class:`AppendAck`."""
+    return ledger.append_packed.remote(encode_events(events))
+
+
+def ask(controller: Any, message: ControllerInbox) -> Ref:
+    """Send a message to a session's controller shard."""
+    return controller.handle.remote(message)
+
+
+def attach_materials(controller: Any, session_id: str, jobs: Sequence[tuple[str, str, Ref]]) -> Ref:
+    """Hand the controller ``(sha256, name, parse ref)`` per attachment being parsed."""
+    return controller.attach_materials.remote(session_id, list(jobs))
+
+
+def account(budget: Any, message: BudgetInbox) -> Ref:
+    """Send a message to a budget accountant shard (its writes group-committed)."""
+    return budget.handle_async.remote(message)
+
+
+def parse(parser: Any, request: ParseRequest, data: bytes) -> Ref:
+    """Parse one attachment on a parser of the pool. The answer is a :class:`Material`."""
+    return parser.parse.remote(request, data)
+
+
+def remember(parser: Any, material: Ref | Material) -> None:
+    """Let ``parser`` cache a material another parser made (no answer awaited)."""
+    parser.remember.remote(material)
+
+
+def statistics(named: Mapping[str, Any], timeout_s: float) -> dict[str, Any]:
+    """Every named actor's ``statistics()``, gathered at once."""
+    names = list(named)
+    answers = ray.get([named[n].statistics.remote() for n in names], timeout=timeout_s)
+    return dict(zip(names, answers, strict=True))
+
+
+# --------------------------------------------------------------------- ports
+
+
+class _Named:
+    """Shards of one kind, found by name on first use (a small, picklable value)."""
+
+    kind = ""
+
+    def __init__(self, namespace: str, count: int) -> None:
+        self.namespace = namespace
+        self.count = count
+        self._handles: list[Any] | None = None
+
+    def _shard(self, key: str) -> Any:
+        if self._handles is None:
+            self._handles = lookup(self.kind, self.count, self.namespace)
+        return self._handles[shard_of(key, self.count)]
+
+
+class RayLedgers(_Named):
+    """Ledger shards, by session id."""
+
+    kind = "ledger"
+
+    async def append(self, events: Sequence[LedgerEvent]) -> AppendAck:
+        ack: AppendAck = await append(self._shard(one_session(events)), events)
+        return ack
+
+    async def view(self, request: ViewRequest) -> LedgerView:
+        data = await self._shard(request.session_id).view_packed.remote(request)
+        return view_decoder.decode(data)
+
+
+class RayReviewers(_Named):
+    """The reviewer pool; a session always goes to the same reviewer (cache locality)."""
+
+    kind = "reviewer"
+
+    async def review(self, request: ReviewRequest) -> ReviewResult:
+        result: ReviewResult = await self._shard(request.session_id).review.remote(request)
+        return result
+
+    async def prepare(self, request: ReviewRequest) -> Ack:
+        ack: Ack = await self._shard(request.session_id).prepare.remote(request)
+        return ack
+
+
+class RayBudgets(_Named):
+    """Budget shards, by tenant when there is one, else by session."""
+
+    kind = "budget"
+
+    async def reserve(self, request: Reserve) -> Grant | Deny:
+        shard = self._shard(budget_key(request.session_id, request.tenant))
+        answer: Grant | Deny = await account(shard, request)
+        return answer
+
+    async def settle(self, report: UsageReport) -> Settled:
+        answer: Settled = await account(
+            self._shard(budget_key(report.session_id, report.tenant)), report
+        )
+        return answer
+
+    async def usage(self, query: BudgetQuery) -> UsageSummary:
+        answer: UsageSummary = await account(
+            self._shard(budget_key(query.session_id, query.tenant)), query
+        )
+        return answer

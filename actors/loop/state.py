@@ -1,0 +1,88 @@
+"""One task's state in the review→fix loop, and the report card made from it.
+
+A task is one user request of one session. :class:`TaskState` is immutable:
+each step of the loop (:mod:`.decide`) returns a new one, and the controller
+keeps it durably (msgpack) so a restart never resets a round count.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import msgspec
+
+from donecheck.actors.messages import (
+    AnswerLink,
+    Coverage,
+    EndReason,
+    Finding,
+    Policy,
+    ReportCard,
+    UsageSummary,
+)
+
+__all__ = ["Limits", "TaskState", "card_of"]
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    max_rounds: int = 2
+    round_window_s: float = 300.0
+    trigger_min_chars: int = 60
+
+    def with_policy(self, policy: Policy) -> Limits:
+        return Limits(
+            max_rounds=policy.max_rounds if policy.max_rounds is not None else self.max_rounds,
+            round_window_s=(
+                policy.round_window_s if policy.round_window_s is not None else self.round_window_s
+            ),
+            trigger_min_chars=self.trigger_min_chars,
+        )
+
+
+class TaskState(msgspec.Struct, frozen=True, kw_only=True):
+    """Everything the loop knows about one task. Immutable; replaced on each step."""
+
+    session_id: str
+    request_id: str
+    request: str
+    chain: tuple[AnswerLink, ...] = ()
+    rounds_used: int = 0
+    first_review_at: float | None = None
+    last_progress: str | None = None
+    end_reason: EndReason | None = None
+    findings: tuple[Finding, ...] = ()
+    cited: dict[str, str] = {}
+    notes: tuple[str, ...] = ()
+    raw_reviews: tuple[str, ...] = ()
+    unverified: tuple[str, ...] = ()
+    coverage: tuple[Coverage, ...] = ()
+    quotes: dict[str, str] = {}
+    opted_out: bool = False
+    """Review turned off for this request only."""
+    milestone_used: bool = False
+
+    @property
+    def next_label(self) -> str:
+        return f"A{len(self.chain) + 1}"
+
+
+def card_of(state: TaskState, max_rounds: int, usage: UsageSummary | None = None) -> ReportCard:
+    decision = state.chain[-1].decision if state.chain else state.end_reason
+    return ReportCard(
+        session_id=state.session_id,
+        request_id=state.request_id,
+        chain=state.chain,
+        rounds_used=state.rounds_used,
+        max_rounds=max_rounds,
+        end_reason=state.end_reason,
+        decision=decision,
+        findings=state.findings,
+        cited=state.cited,
+        notes=state.notes,
+        unverified=state.unverified,
+        raw_reviews=state.raw_reviews,
+        usage=usage,
+        coverage=state.coverage,
+        quotes=state.quotes,
+    )

@@ -1,0 +1,166 @@
+"""The judge's verdict and the rules' findings as one review result.
+
+:func:`combine` is pure: the rules' verdict, what the judge was shown (the
+prompt), the task's acceptance items and the judge's parsed answer in; one
+result out. The order of the guards:
+
+1. the judge's findings held to the evidence it was shown
+   (:func:`~donecheck.actors.review.verdicts.check_findings`);
+2. the approval guard on the judge's own statements: an approval no source
+   records is rejected, and a ``pass`` resting on one asks for evidence;
+3. the rules on top: a hard gate (:mod:`.gates`) is never overridden by a judge
+   ``pass``, and the more severe decision wins.
+
+A judge answer that could not be parsed gives :func:`fallback`: the rules'
+findings stand when there are any, else nothing is verified — never a pass,
+never a fix the evidence does not show.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import msgspec
+
+from donecheck.actors.messages import (
+    Acceptance,
+    Coverage,
+    Decision,
+    Finding,
+    NoVerdict,
+    ReviewRequest,
+    ReviewResult,
+    Verdict,
+)
+from donecheck.actors.review.claims import approval_claims
+from donecheck.actors.review.gates import FIX_RULES
+from donecheck.actors.review.prompt import ReviewPrompt
+from donecheck.actors.review.rules import approval_sources
+from donecheck.actors.review.verdicts import ParsedVerdict, check_findings
+
+__all__ = ["combine", "fallback", "noted"]
+
+_SEVERITY: dict[Decision, int] = {"pass": 0, "need_evidence": 1, "blocked": 2, "need_fix": 3}
+
+
+def combine(
+    request: ReviewRequest,
+    rules: Verdict,
+    prompt: ReviewPrompt,
+    acceptance: Acceptance,
+    parsed: ParsedVerdict | None,
+    *,
+    raw: str,
+    judge: str,
+) -> ReviewResult:
+    """One result from the rules' verdict and the judge's answer (``parsed`` from
+    ``raw``; ``None`` when it could not be parsed). ``judge`` labels the model."""
+    if parsed is None:
+        return fallback(rules, "The judge's answer could not be parsed as a verdict.", raw)
+    items = {i.id: i.text for i in acceptance.items}
+    checked = check_findings(parsed, prompt.given, items)
+    notes = [
+        f"Judged by {judge}; the rules' gates applied on top.",
+        *prompt.notes,
+        *checked.notes,
+    ]
+    decision = checked.decision
+    findings: list[Finding] = list(checked.findings)
+
+    # the approval guard, on the judge's own statements
+    statements = approval_claims(" ".join([parsed.summary, *(f.problem for f in findings)]))
+    if statements and not any(approval_claims(t) for t in approval_sources(request)):
+        for claim in statements:
+            notes.append(
+                f"Rejected the judge's statement “{claim.sentence}”: no source records"
+                " that approval."
+            )
+        if decision == "pass":
+            decision = "need_evidence"
+            findings.append(
+                Finding(
+                    requirement="Approvals are stated only when a source records them",
+                    problem=f"The judge's pass rests on “{statements[0].sentence}”, which"
+                    " no source records.",
+                    evidence=(),
+                    recheck="Show the record of the approval.",
+                    rule="approval_claim",
+                )
+            )
+
+    # the rules on top: hard gates and evidence checks
+    gates = [f for f in rules.findings if f.rule in FIX_RULES]
+    if gates and decision != "need_fix":
+        notes.append(
+            f"The judge said {decision}, but {len(gates)} hard gate(s) fired (a failed"
+            " check, an unresolved error or an unbacked approval); they decide."
+        )
+    # a judge finding citing exactly what a rule finding cites says the same thing
+    ruled = {frozenset(g.evidence) for g in rules.findings if g.evidence}
+    merged = [*rules.findings, *(f for f in findings if frozenset(f.evidence) not in ruled)]
+    decision = max(decision, rules.decision, key=lambda d: _SEVERITY[d])
+    if decision == "blocked" and any(f.rule in FIX_RULES for f in merged):
+        decision = "need_fix"
+    coverage = _merge_coverage(checked.coverage, rules.coverage)
+    rules_notes = [n for n in rules.notes if not n.startswith("Rules-only review")]
+    summary = parsed.summary or rules.summary
+    return Verdict(
+        review_id=request.review_id,
+        decision=decision,
+        findings=tuple(merged),
+        summary=summary,
+        raw_text=raw,
+        reviewer=f"judge:{judge}",
+        notes=tuple(dict.fromkeys([*notes, *rules_notes])),
+        cited={**_describe(prompt, merged), **rules.cited},
+        coverage=coverage,
+        quotes=_quotes(prompt, merged),
+    )
+
+
+def _quotes(prompt: ReviewPrompt, findings: Sequence[Finding]) -> dict[str, str]:
+    """What the cited material blocks literally say (not the judge's reading of them)."""
+    quotes: dict[str, str] = {}
+    for finding in findings:
+        for eid in finding.evidence:
+            if "#" in eid and eid in prompt.given.texts:
+                text = prompt.given.texts[eid].strip()
+                quotes[eid] = text if len(text) <= 400 else text[:399] + "…"
+    return quotes
+
+
+def noted(verdict: Verdict, note: str) -> Verdict:
+    return msgspec.structs.replace(verdict, notes=(*verdict.notes, note))
+
+
+def fallback(rules: Verdict, reason: str, raw: str = "") -> ReviewResult:
+    """No judge verdict: the rules' findings stand if there are any, else nothing is
+    verified — never a pass, never a fix the evidence does not show."""
+    if rules.decision != "pass":
+        return msgspec.structs.replace(
+            rules,
+            notes=(*rules.notes, f"{reason} The rules' findings stand; coverage was not judged."),
+            raw_text=raw,
+        )
+    return NoVerdict(review_id=rules.review_id, reason=reason, raw_text=raw, notes=rules.notes)
+
+
+def _describe(prompt: ReviewPrompt, findings: Sequence[Finding]) -> dict[str, str]:
+    cited: dict[str, str] = {}
+    for finding in findings:
+        for eid in finding.evidence:
+            text = " ".join(prompt.given.texts.get(eid, "").split())
+            cited[eid] = text if len(text) <= 160 else text[:159] + "…"
+    return cited
+
+
+def _merge_coverage(judge: Sequence[Coverage], rules: Sequence[Coverage]) -> tuple[Coverage, ...]:
+    """The judge's coverage, with rules' matches filling items it left unverified."""
+    by_item = {c.item: c for c in rules}
+    merged = []
+    for item in judge:
+        if item.status == "not_verified" and by_item.get(item.item) is not None:
+            merged.append(by_item[item.item] if by_item[item.item].status == "covered" else item)
+        else:
+            merged.append(item)
+    return tuple(merged) if merged else tuple(rules)
