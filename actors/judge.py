@@ -46,6 +46,8 @@ from donecheck.actors.redact import redact
 __all__ = [
     "Attempt",
     "ChatMessage",
+    "FakeJudge",
+    "FakeReply",
     "Generation",
     "JudgeProvider",
     "JudgeRoute",
@@ -53,6 +55,7 @@ __all__ = [
     "ProviderError",
     "SpreadTransport",
     "Usage",
+    "chat_text",
     "is_loopback",
     "usage_from",
 ]
@@ -218,6 +221,74 @@ class JudgeProvider(Protocol):
     ) -> Generation:
         """The model's answer. Raises :class:`ProviderError` (with every attempt)."""
         ...
+
+
+FakeReply = str | Generation | Exception
+"""What :class:`FakeJudge` does for one call: answer this text (with usage counted
+from the sizes), return this generation as it is, or raise this error."""
+
+
+class FakeJudge:
+    """An in-process :class:`JudgeProvider` for unit tests: scripted answers, no HTTP.
+
+    Each call takes the next scripted reply (then ``default``), or asks
+    ``responder`` with the messages; every call is recorded in :attr:`calls`.
+    Integration tests use the scripted HTTP server
+    (:class:`donecheck.runtime.scripted.ScriptedProvider`) instead, which also
+    exercises the client: retries, deadlines, streams.
+    """
+
+    def __init__(
+        self,
+        replies: Sequence[FakeReply] = (),
+        *,
+        default: FakeReply = '{"decision": "pass", "findings": [], "summary": "pass"}',
+        responder: Callable[[Sequence[ChatMessage]], FakeReply | None] | None = None,
+        model: str = "fake-judge",
+    ) -> None:
+        self._replies = list(replies)
+        self.default = default
+        self.responder = responder
+        self.model = model
+        self.calls: list[tuple[list[ChatMessage], int]] = []
+        """``(messages, max_tokens)`` of every call, in order."""
+
+    @property
+    def texts(self) -> list[str]:
+        """Every text part each call was shown, joined per call."""
+        return [chat_text(messages) for messages, _ in self.calls]
+
+    async def generate(
+        self, messages: Sequence[ChatMessage], *, max_tokens: int, deadline_s: float
+    ) -> Generation:
+        self.calls.append((list(messages), max_tokens))
+        reply = self.responder(messages) if self.responder is not None else None
+        if reply is None:
+            reply = self._replies.pop(0) if self._replies else self.default
+        if isinstance(reply, Exception):
+            raise reply
+        if isinstance(reply, Generation):
+            return reply
+        usage = Usage(max(1, len(chat_text(messages)) // 4), max(1, len(reply) // 4))
+        return Generation(
+            text=reply,
+            usage=usage,
+            attempts=(Attempt(1, 200, usage),),
+            model=self.model,
+            finish_reason="stop",
+        )
+
+
+def chat_text(messages: Sequence[ChatMessage]) -> str:
+    """Every text part of every message, joined: what a model was shown to read."""
+    parts: list[str] = []
+    for message in messages:
+        content = message.get("content")
+        if isinstance(content, str):
+            parts.append(content)
+        elif isinstance(content, list):
+            parts.extend(str(p.get("text", "")) for p in content if isinstance(p, dict))
+    return "\n".join(parts)
 
 
 class _Counted(httpx.AsyncByteStream):

@@ -40,6 +40,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
+from donecheck.actors.judge import chat_text
+
 __all__ = ["PASS_VERDICT", "RecordedRequest", "Reply", "ScriptedProvider", "verdict_text"]
 
 
@@ -105,14 +107,7 @@ class RecordedRequest:
     @property
     def text(self) -> str:
         """Every text part of every message, joined (what the model was shown)."""
-        parts: list[str] = []
-        for message in self.messages:
-            content = message.get("content")
-            if isinstance(content, str):
-                parts.append(content)
-            elif isinstance(content, list):
-                parts.extend(str(p.get("text", "")) for p in content if isinstance(p, dict))
-        return "\n".join(parts)
+        return chat_text(self.messages)
 
 
 Responder = Callable[[RecordedRequest], "Reply | str | None"]
