@@ -19,6 +19,7 @@ import msgspec
 from donecheck.actors.clock import Clock, SystemClock
 from donecheck.actors.config import Config
 from donecheck.actors.messages import Material, ParseRequest
+from donecheck.actors.process import process_facts
 from donecheck.parsers import RECIPE_VERSION
 from donecheck.parsers.material import sha256_ref
 from donecheck.parsers.worker import DEFAULT_TARGET, IsolatedParser
@@ -115,6 +116,8 @@ class AttachmentParser:
     def statistics(self) -> dict[str, Any]:
         return {
             "index": self.index,
+            **process_facts(),
+            "worker_pid": self._worker.pid,
             "cached": len(self._cache),
             "cached_bytes": self._cache_bytes,
             "recipe": RECIPE_VERSION,

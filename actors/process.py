@@ -37,6 +37,7 @@ def niceness() -> int | None:
 def process_facts() -> dict[str, float | int | None]:
     """What every actor's ``statistics()`` reports about its process."""
     return {
+        "pid": os.getpid(),
         "rss_bytes": rss_bytes(),
         "cpu_s": cpu_seconds(),
         "nice": niceness(),

@@ -15,18 +15,30 @@ from donecheck.runtime import DoneCheck
 pytestmark = pytest.mark.ray
 
 
-def worker_pids() -> set[int]:
-    pids = set()
-    for proc in Path("/proc").iterdir():
-        if not proc.name.isdigit():
-            continue
-        try:
-            cmdline = (proc / "cmdline").read_bytes()
-        except OSError:
-            continue
-        if b"donecheck.parsers.worker" in cmdline:
-            pids.add(int(proc.name))
-    return pids
+def _alive(pid: int) -> bool:
+    """A running (not zombie) process."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    return "\nState:\tZ" not in status
+
+
+def _parent(pid: int) -> int | None:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return None
+    return next(
+        (int(line.split()[1]) for line in status.splitlines() if line.startswith("PPid:")), None
+    )
+
+
+def our_workers(dc: DoneCheck) -> dict[int, int]:
+    """Parse worker pid → parser actor pid, for this deployment's parsers only
+    (another DoneCheck on the machine has workers too: they are not counted)."""
+    stats = [s for n, s in dc.statistics().items() if n.startswith("parser-")]
+    return {s["worker_pid"]: s["pid"] for s in stats if s["worker_pid"] is not None}
 
 
 def test_parse_many_on_the_pool(dc: DoneCheck) -> None:
@@ -81,6 +93,8 @@ def test_a_killed_parser_is_restarted_and_nothing_is_lost(dc: DoneCheck) -> None
 
     big = samples.pdf(seed=7, pages=300, table=False)
     victim = dc.deployment.parser_for(sha256_ref(big.data))
+    victim_worker = ray.get(victim.statistics.remote())["worker_pid"]
+    assert victim_worker is not None and _alive(victim_worker)
     session = dc.open_session("Read the long report", attachments=[(big.name, big.data)])
     ray.kill(victim, no_restart=False)  # dies mid-parse; Ray restarts it
     other = dc.open_session("Read the notes", attachments=[("notes.md", b"# Notes\nall good\n")])
@@ -101,6 +115,12 @@ def test_a_killed_parser_is_restarted_and_nothing_is_lost(dc: DoneCheck) -> None
     assert dc.parse(("again.md", b"# again\n")).status == "parsed"
     # the dead actor's worker process went with it
     deadline = time.monotonic() + 10
-    while len(worker_pids()) > len(dc.deployment.parsers) and time.monotonic() < deadline:
+    while _alive(victim_worker) and time.monotonic() < deadline:
         time.sleep(0.2)
-    assert len(worker_pids()) == len(dc.deployment.parsers)
+    assert not _alive(victim_worker)
+    # every parser of this deployment (the restarted one too) has one live worker of its own
+    workers = our_workers(dc)
+    assert len(workers) == len(dc.deployment.parsers)
+    assert victim_worker not in workers
+    for worker, actor in workers.items():
+        assert _alive(worker) and _parent(worker) == actor
