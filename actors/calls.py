@@ -29,30 +29,24 @@ import ray
 import ray.exceptions
 
 from donecheck.actors.errors import ActorUnavailableError, DoneCheckError
-from donecheck.actors.ids import budget_key, shard_of
+from donecheck.actors.ids import shard_of
 from donecheck.actors.messages import (
     Ack,
     AppendAck,
     BudgetInbox,
-    BudgetQuery,
+    BudgetReply,
     ControllerInbox,
-    Deny,
-    Grant,
     LedgerEvent,
     LedgerView,
     Material,
     ParseRequest,
-    Reserve,
     ReviewRequest,
     ReviewResult,
-    Settled,
-    UsageReport,
-    UsageSummary,
     ViewRequest,
     encode_events,
     view_decoder,
 )
-from donecheck.actors.peers import one_session
+from donecheck.actors.peers import BudgetShards, one_session
 
 __all__ = [
     "RayBudgets",
@@ -223,24 +217,11 @@ class RayReviewers(_Named):
         return ack
 
 
-class RayBudgets(_Named):
+class RayBudgets(_Named, BudgetShards):
     """Budget shards, by tenant when there is one, else by session."""
 
     kind = "budget"
 
-    async def reserve(self, request: Reserve) -> Grant | Deny:
-        shard = self._shard(budget_key(request.session_id, request.tenant))
-        answer: Grant | Deny = await account(shard, request)
-        return answer
-
-    async def settle(self, report: UsageReport) -> Settled:
-        answer: Settled = await account(
-            self._shard(budget_key(report.session_id, report.tenant)), report
-        )
-        return answer
-
-    async def usage(self, query: BudgetQuery) -> UsageSummary:
-        answer: UsageSummary = await account(
-            self._shard(budget_key(query.session_id, query.tenant)), query
-        )
+    async def send(self, key: str, message: BudgetInbox) -> BudgetReply:
+        answer: BudgetReply = await account(self._shard(key), message)
         return answer

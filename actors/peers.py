@@ -20,7 +20,9 @@ from donecheck.actors.ledger import EvidenceLedger
 from donecheck.actors.messages import (
     Ack,
     AppendAck,
+    BudgetInbox,
     BudgetQuery,
+    BudgetReply,
     Deny,
     Grant,
     LedgerEvent,
@@ -36,6 +38,7 @@ from donecheck.actors.messages import (
 
 __all__ = [
     "BudgetPort",
+    "BudgetShards",
     "LedgerPort",
     "LocalBudgets",
     "LocalLedgers",
@@ -107,27 +110,34 @@ class LocalReviewers:
         return self.reviewers[shard_of(request.session_id, len(self.reviewers))]
 
 
-class LocalBudgets:
+class BudgetShards:
+    """A :class:`BudgetPort` over budget shards, routed by tenant when there is one,
+    else by session. Subclasses say how a message reaches a shard."""
+
+    async def send(self, key: str, message: BudgetInbox) -> BudgetReply:
+        raise NotImplementedError
+
+    async def reserve(self, request: Reserve) -> Grant | Deny:
+        answer = await self.send(budget_key(request.session_id, request.tenant), request)
+        assert isinstance(answer, Grant | Deny)
+        return answer
+
+    async def settle(self, report: UsageReport) -> Settled:
+        answer = await self.send(budget_key(report.session_id, report.tenant), report)
+        assert isinstance(answer, Settled)
+        return answer
+
+    async def usage(self, query: BudgetQuery) -> UsageSummary:
+        answer = await self.send(budget_key(query.session_id, query.tenant), query)
+        assert isinstance(answer, UsageSummary)
+        return answer
+
+
+class LocalBudgets(BudgetShards):
     """Budget shards in process (unit tests, a reviewer used on its own)."""
 
     def __init__(self, accountants: Sequence[BudgetAccountant]) -> None:
         self.accountants = list(accountants)
 
-    def _for(self, session_id: str, tenant: str | None) -> BudgetAccountant:
-        key = budget_key(session_id, tenant)
-        return self.accountants[shard_of(key, len(self.accountants))]
-
-    async def reserve(self, request: Reserve) -> Grant | Deny:
-        answer = await self._for(request.session_id, request.tenant).handle_async(request)
-        assert isinstance(answer, Grant | Deny)
-        return answer
-
-    async def settle(self, report: UsageReport) -> Settled:
-        answer = await self._for(report.session_id, report.tenant).handle_async(report)
-        assert isinstance(answer, Settled)
-        return answer
-
-    async def usage(self, query: BudgetQuery) -> UsageSummary:
-        answer = await self._for(query.session_id, query.tenant).handle_async(query)
-        assert isinstance(answer, UsageSummary)
-        return answer
+    async def send(self, key: str, message: BudgetInbox) -> BudgetReply:
+        return await self.accountants[shard_of(key, len(self.accountants))].handle_async(message)

@@ -143,18 +143,12 @@ class DoneCheck:
     def _too_large(self, item: Loaded) -> Material:
         return too_large_material(item, self.config.max_attachment_bytes)
 
-    def _open(
-        self,
-        request: str,
-        attachments: Sequence[object],
-        images: Sequence[object],
-        policy: Policy | None,
-        session_id: str | None,
+    def _send(
+        self, opened: SessionOpened, events: list[LedgerEvent], jobs: list[tuple[str, str, Any]]
     ) -> tuple[SessionOpened, list[calls.Ref], Callable[[], calls.Ref] | None]:
         """Send the opening to the session's ledger and controller shards. Returns the
         two calls' refs and, when attachments are being parsed, the call that hands
         them to the controller (made once the controller knows the session)."""
-        opened, events, jobs = self._prepare(request, attachments, images, policy, session_id)
         ledger = self.deployment.ledger_for(opened.session_id)
         controller = self.deployment.controller_for(opened.session_id)
         refs = [calls.append(ledger, events), calls.ask(controller, opened)]
@@ -177,7 +171,9 @@ class DoneCheck:
         pairs; they are parsed in parallel on the parser pool while the agent
         works, and every review waits for them.
         """
-        opened, refs, attach = self._open(request, attachments, images, policy, session_id)
+        opened, refs, attach = self._send(
+            *self._prepare(request, attachments, images, policy, session_id)
+        )
         timeout = self.config.call_timeout_s
         calls.get(refs, actor="ledger/controller", timeout_s=timeout)
         if attach is not None:
@@ -196,8 +192,8 @@ class DoneCheck:
         session_id: str | None = None,
     ) -> AsyncSession:
         """:meth:`open_session` for an event loop."""
-        opened, (appended, registered), attach = self._open(
-            request, attachments, images, policy, session_id
+        opened, (appended, registered), attach = self._send(
+            *self._prepare(request, attachments, images, policy, session_id)
         )
         timeout = self.config.call_timeout_s
         await calls.aget(appended, actor="ledger", timeout_s=timeout)
