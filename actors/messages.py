@@ -134,6 +134,9 @@ EndReason: TypeAlias = Literal[
 
 AuxKind: TypeAlias = Literal["pre_analysis", "review", "milestone"]
 
+StatusSource: TypeAlias = Literal["exit_code", "output", "flag", "masked", "hollow", "none"]
+"""Where a run's outcome came from; ``masked`` and ``hollow`` runs prove nothing."""
+
 CoverageStatus: TypeAlias = Literal["covered", "missing", "not_verified"]
 """Whether an acceptance item is shown done (``covered``), shown not done
 (``missing``), or neither (``not_verified``)."""
@@ -331,7 +334,11 @@ class Operation(Message, frozen=True, kw_only=True):
     result_seq: int | None = None
     ok: bool | None = None
     exit_code: int | None = None
-    status_source: Literal["exit_code", "output", "flag", "none"] = "none"
+    status_source: StatusSource = "none"
+    caveat: str = ""
+    """Why the exit status does not settle the outcome: the line masked it
+    (``|| true``) or the run was hollow (no tests ran); then ``ok`` is ``None``
+    unless the output itself shows the result."""
     at: float = 0.0
 
     @property
@@ -368,7 +375,8 @@ class Check(Message, frozen=True, kw_only=True):
     runs: int
     ok: bool | None
     exit_code: int | None = None
-    status_source: Literal["exit_code", "output", "flag", "none"] = "none"
+    status_source: StatusSource = "none"
+    caveat: str = ""
     latest: str = ""
     """Evidence id of the latest run."""
     resolved: bool = False

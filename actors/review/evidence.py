@@ -3,10 +3,14 @@
 * :func:`exit_status_from_output` — ``Exit code: 1``, ``exit status 2``,
   ``returncode=0`` and test-runner summaries (pytest, unittest, jest, go, cargo,
   mypy, ruff, tsc, eslint) read back into an exit status.
-* :func:`command_of` / :func:`normalise_command` — the shell command a tool call
-  ran, normalised so that repeated runs of one check compare equal.
-* :func:`check_kind` — whether a command runs a check (tests, linters, type
-  checkers, builds) and which.
+* :func:`outcome` — how a tool result ended. For a check, the output counts as
+  well as the exit status: a runner's summary with failures is a failure
+  whatever the status; a run that checked nothing (no tests ran, collect-only,
+  everything deselected, a test command that printed nothing) is **hollow**;
+  a line whose status is not the check's (:func:`~.shell.check_run`: ``|| true``
+  …) is **masked** — neither is a pass unless the runner's own summary shows one.
+* :func:`command_of` — the shell command a tool call ran (its parsing is in
+  :mod:`.shell`).
 * :func:`operations` — every tool call paired with its result and outcome.
 * :func:`check_runs` / :func:`unresolved_failures` — the latest result per check,
   so "failed then passed" differs from "passed then failed".
@@ -16,10 +20,8 @@
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
-import posixpath
 import re
 import shlex
 from collections.abc import Iterable, Sequence
@@ -36,17 +38,17 @@ from donecheck.actors.messages import (
     ToolResult,
     encode,
 )
+from donecheck.actors.review.shell import check_run, normalise_command, simple_commands
 
 __all__ = [
     "Outcome",
-    "check_kind",
     "check_runs",
     "checks",
     "command_of",
     "edits",
     "exit_status_from_output",
     "fingerprint",
-    "normalise_command",
+    "hollow_output",
     "operations",
     "outcome",
     "snapshots",
@@ -72,6 +74,7 @@ _PYTEST_NO_TESTS = re.compile(r"(?im)^[=\s]*no tests ran\b")
 _UNITTEST_FAILED = re.compile(r"(?m)^FAILED \((?:failures|errors)=\d+")
 _UNITTEST_OK = re.compile(r"(?ms)^Ran \d+ tests? in [\d.]+s\s*\n+\s*OK\b")
 _JEST_TESTS = re.compile(r"(?m)^Tests:\s+(.*\btotal)\s*$")
+_VITEST_TESTS = re.compile(r"(?m)^\s*Tests\s+(\d+ (?:failed|passed).*?)\s+\(\d+\)\s*$")
 _GO_FAIL = re.compile(r"(?m)^(?:FAIL\b|--- FAIL:)")
 _GO_OK = re.compile(r"(?m)^ok\s+\S+\s+[\d.]+s")
 _CARGO_RESULT = re.compile(r"test result: (ok|FAILED)\.")
@@ -110,7 +113,7 @@ def _summary_status(text: str) -> int | None:
         return 1
     if _UNITTEST_OK.search(tail):
         return 0
-    jest = _JEST_TESTS.findall(tail)
+    jest = _JEST_TESTS.findall(tail) or _VITEST_TESTS.findall(tail)
     if jest:
         return 1 if re.search(r"\b\d+ failed\b", jest[-1]) else 0
     cargo = _CARGO_RESULT.findall(tail)
@@ -130,11 +133,54 @@ def _summary_status(text: str) -> int | None:
     return None
 
 
+_HOLLOW_OUTPUT = [
+    (re.compile(r"(?im)^[=\s]*no tests ran\b"), "no tests ran"),
+    (re.compile(r"(?i)\bcollected 0 items\b"), "no test was collected"),
+    (re.compile(r"(?im)^[=\s]*\d+ tests? collected\b"), "tests were only collected"),
+    (re.compile(r"(?m)^Ran 0 tests in\b|\bNO TESTS RAN\b"), "unittest ran no test"),
+    (re.compile(r"(?im)^\s*No tests found\b"), "no tests were found"),
+    (re.compile(r"(?i)\bNo test files found\b"), "no test files were found"),
+    (re.compile(r"\[no tests to run\]|testing: warning: no tests to run"), "no test matched"),
+    (re.compile(r"(?i)\bNo Python files found\b"), "no Python files were found"),
+    (re.compile(r"(?m)^\s*0 passing\b"), "0 tests ran"),
+    (re.compile(r"(?m)^\s*0 examples, 0 failures"), "0 examples ran"),
+]
+_GO_PACKAGE = re.compile(r"(?m)^(ok|FAIL|\?)\s+\S+")
+_CARGO_TOTALS = re.compile(r"test result: \w+\. (\d+) passed; (\d+) failed")
+
+
+def hollow_output(text: str) -> str:
+    """Why a check's output shows it checked nothing, or ``""``."""
+    tail = text[-20_000:]
+    for pattern, why in _HOLLOW_OUTPUT:
+        if pattern.search(tail):
+            return why
+    counts = _PYTEST_SUMMARY.findall(tail)
+    if (
+        counts
+        and "deselected" in counts[-1]
+        and not re.search(r"\b\d+ (?:passed|failed|errors?|xfailed|xpassed)\b", counts[-1])
+    ):
+        return "every test was deselected"
+    packages = _GO_PACKAGE.findall(tail)
+    if packages and all(kind == "?" for kind in packages):
+        return "no package had test files"
+    totals = _CARGO_TOTALS.findall(tail)
+    if totals and all(p == "0" and f == "0" for p, f in totals):
+        return "0 tests ran"
+    return ""
+
+
+Source = Literal["exit_code", "output", "flag", "masked", "hollow", "none"]
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     ok: bool | None
     exit_code: int | None
-    source: Literal["exit_code", "output", "flag", "none"]
+    source: Source
+    caveat: str = ""
+    """Why the exit status does not settle it (masked, hollow), for the report."""
 
 
 _FILTER_PIPE = re.compile(r"\|\s*(?:tail|head|grep|tee|less|more|cat|sed|awk|cut|sort)\b")
@@ -143,11 +189,14 @@ _FILTER_PIPE = re.compile(r"\|\s*(?:tail|head|grep|tee|less|more|cat|sed|awk|cut
 def outcome(result: ToolResult, command: str | None = None) -> Outcome:
     """How a tool result ended.
 
-    A structured exit code wins, except that ``cmd | tail`` reports the filter's
-    status: when a command pipes into a filter and its output says the check
-    failed, the output is believed. Then the output's own statement, then the
-    tool's error flag.
+    For a check, see :func:`_check_outcome`. Otherwise a structured exit code
+    wins, except that ``cmd | tail`` reports the filter's status: when a command
+    pipes into a filter and its output says it failed, the output is believed.
+    Then the output's own statement, then the tool's error flag.
     """
+    run = check_run(command) if command is not None else None
+    if run is not None and run.kind is not None:
+        return _check_outcome(result, run.kind, run.masked, run.hollow)
     if result.exit_code is not None:
         # the output is only read when a filter may have hidden the real status
         if result.exit_code == 0 and command is not None and _FILTER_PIPE.search(command):
@@ -158,6 +207,51 @@ def outcome(result: ToolResult, command: str | None = None) -> Outcome:
     stated = exit_status_from_output(result.output)
     if stated is not None:
         return Outcome(stated == 0, stated, "output")
+    if result.ok is not None:
+        return Outcome(result.ok, None, "flag")
+    return Outcome(None, None, "none")
+
+
+_TEST_RUNNER = re.compile(
+    r"(?:^|\+)(?:pytest|unittest|nose|tox|nox|jest|vitest|mocha|ava|karma|rspec|phpunit|ctest|"
+    r"\w+ test)(?:$|\+)"
+)
+
+
+def _check_outcome(result: ToolResult, kind: str, masked: str, hollow: str) -> Outcome:
+    """A check's outcome from its output as well as its status.
+
+    1. a runner's summary with failures or errors is a failure, whatever the status;
+    2. a non-zero status is a failure;
+    3. a run that checked nothing is hollow: not a pass, and not a failure;
+    4. a masked status proves nothing: only the runner's own passing summary does;
+    5. a test runner that printed nothing is hollow;
+    6. else the status (or the output's own statement, or the tool's flag).
+    """
+    text = result.output
+    summary = _summary_status(text)
+    code = result.exit_code
+    if code is None:
+        explicit = _EXPLICIT_EXIT.findall(text[-20_000:])
+        code = int(explicit[-1]) if explicit else None
+    source: Source = "exit_code" if result.exit_code is not None else "output"
+    if summary not in (None, 0, 5):
+        return Outcome(False, code if code not in (None, 0) else summary, "output", masked)
+    hollow = hollow or hollow_output(text)
+    if hollow:
+        return Outcome(None, code, "hollow", hollow)
+    if code is not None and code != 0:
+        return Outcome(False, code, source)
+    if masked:
+        if summary == 0:
+            return Outcome(True, 0, "output")
+        return Outcome(None, code, "masked", masked)
+    if not text.strip() and _TEST_RUNNER.search(kind) and result.ok is not False:
+        return Outcome(None, code, "hollow", "the test command printed nothing")
+    if code == 0:
+        return Outcome(True, 0, source)
+    if summary == 0:
+        return Outcome(True, 0, "output")
     if result.ok is not None:
         return Outcome(result.ok, None, "flag")
     return Outcome(None, None, "none")
@@ -188,201 +282,6 @@ def command_of(call: ToolCall) -> str | None:
                 return str(value[2]).strip()
             return " ".join(shlex.quote(v) for v in value)
     return None
-
-
-_ENV_ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
-
-
-_PLUMBING = re.compile(r"\s\d*>&\d+|\s(?:\d|&)?>>?\s*/dev/null")
-
-
-def _split_segments(command: str) -> list[list[str]]:
-    """Split a shell line into simple commands (argv lists), dropping operators."""
-    command = _PLUMBING.sub(" ", command)
-    try:
-        lexer = shlex.shlex(command, posix=True, punctuation_chars=";&|")
-        lexer.whitespace_split = True
-        tokens = list(lexer)
-    except ValueError:  # unbalanced quotes: fall back to whitespace
-        tokens = re.split(r"\s+", command.strip())
-    segments: list[list[str]] = [[]]
-    for token in tokens:
-        if token and set(token) <= set(";&|"):
-            segments.append([])
-        else:
-            segments[-1].append(token)
-    flat: list[list[str]] = []
-    for segment in segments:
-        if (
-            len(segment) >= 3
-            and posixpath.basename(segment[0]) in {"bash", "sh", "zsh"}
-            and segment[1] in {"-c", "-lc", "-ec", "-xc"}
-        ):
-            flat.extend(_split_segments(segment[2]))
-        elif segment:
-            flat.append(segment)
-    return flat
-
-
-@functools.lru_cache(maxsize=8192)
-def simple_commands(command: str) -> tuple[tuple[str, ...], ...]:
-    """The simple commands of a shell line, wrappers stripped. Cached: a review
-    re-reads the whole ledger, so the same lines are parsed again and again."""
-    return tuple(tuple(_strip_wrappers(argv)) for argv in _split_segments(command))
-
-
-def _strip_wrappers(argv: list[str]) -> list[str]:
-    """``FOO=1 timeout 60 uv run python -m pytest -q`` → ``pytest -q``."""
-    argv = list(argv)
-    changed = True
-    while argv and changed:
-        changed = False
-        head = posixpath.basename(argv[0])
-        if _ENV_ASSIGN.match(argv[0]) or head in {"time", "nice", "sudo", "command", "exec"}:
-            argv = argv[1:]
-            changed = True
-        elif head == "env":
-            argv = argv[1:]
-            while argv and (_ENV_ASSIGN.match(argv[0]) or argv[0].startswith("-")):
-                argv = argv[1:]
-            changed = True
-        elif head == "timeout" and len(argv) > 2:
-            rest = argv[1:]
-            while rest and rest[0].startswith("-"):
-                rest = rest[1:]
-            argv = rest[1:]
-            changed = True
-        elif head in {"uv", "poetry", "pipenv", "pdm", "hatch", "rye"} and argv[1:2] == ["run"]:
-            argv = argv[2:]
-            changed = True
-        elif head in {"npx", "bunx", "pnpx"}:
-            argv = [a for a in argv[1:] if a not in {"--yes", "-y", "--no-install"}]
-            changed = True
-        elif head in {"pnpm", "yarn", "npm"} and argv[1:2] == ["exec"]:
-            argv = argv[2:]
-            changed = True
-        elif re.fullmatch(r"python(?:\d(?:\.\d+)?)?|py", head) and len(argv) > 2:
-            if argv[1] == "-m":
-                argv = argv[2:]
-                changed = True
-    if argv:
-        argv[0] = posixpath.basename(argv[0].replace("\\", "/"))
-    return argv
-
-
-def normalise_command(command: str) -> str:
-    """A command without ``cd``/env/wrapper noise and output plumbing.
-
-    ``cd app && FOO=1 python -m pytest  -q 2>&1 | tail -5`` → ``pytest -q``.
-    """
-    parts: list[str] = []
-    for argv in simple_commands(command):
-        if not argv or argv[0] in {"cd", "pushd", "popd", "source", ".", "set", "export"}:
-            continue
-        if argv[0] in {"tail", "head", "grep", "tee", "less", "more", "cat"} and parts:
-            continue  # a filter after the real command
-        parts.append(" ".join(argv))
-    return " && ".join(parts) if parts else " ".join(command.split())
-
-
-_SCRIPT_CHECKS = {
-    "test": "test",
-    "t": "test",
-    "lint": "lint",
-    "build": "build",
-    "typecheck": "typecheck",
-    "type-check": "typecheck",
-    "check": "check",
-    "verify": "check",
-    "ci": "check",
-}
-_DIRECT = {
-    "pytest": "pytest",
-    "py.test": "pytest",
-    "unittest": "unittest",
-    "nose2": "nose",
-    "nosetests": "nose",
-    "tox": "tox",
-    "nox": "nox",
-    "jest": "jest",
-    "vitest": "vitest",
-    "mocha": "mocha",
-    "ava": "ava",
-    "karma": "karma",
-    "mypy": "mypy",
-    "pyright": "pyright",
-    "tsc": "tsc",
-    "eslint": "eslint",
-    "flake8": "flake8",
-    "pylint": "pylint",
-    "stylelint": "stylelint",
-    "golangci-lint": "golangci-lint",
-    "shellcheck": "shellcheck",
-    "rspec": "rspec",
-    "phpunit": "phpunit",
-    "ctest": "ctest",
-    "rubocop": "rubocop",
-}
-_WITH_SUB = {
-    "go": {"test": "go test", "vet": "go vet", "build": "go build"},
-    "cargo": {
-        "test": "cargo test",
-        "check": "cargo check",
-        "clippy": "cargo clippy",
-        "build": "cargo build",
-        "nextest": "cargo test",
-    },
-    "dotnet": {"test": "dotnet test", "build": "dotnet build"},
-    "mvn": {"test": "mvn test", "verify": "mvn verify", "package": "mvn package"},
-    "gradle": {"test": "gradle test", "check": "gradle check", "build": "gradle build"},
-    "gradlew": {"test": "gradle test", "check": "gradle check", "build": "gradle build"},
-    "bazel": {"test": "bazel test", "build": "bazel build"},
-    "deno": {"test": "deno test", "lint": "deno lint", "check": "deno check"},
-    "playwright": {"test": "playwright test"},
-    "cypress": {"run": "cypress run"},
-}
-
-
-def _segment_kind(argv: Sequence[str]) -> str | None:
-    if not argv:
-        return None
-    head, sub = argv[0], (argv[1] if len(argv) > 1 else "")
-    if head in _DIRECT:
-        return _DIRECT[head]
-    if head == "ruff":
-        return "ruff" if sub in {"", "check"} or sub.startswith("-") or "--check" in argv else None
-    if head in {"black", "isort", "prettier"}:
-        return head if ("--check" in argv or "-c" in argv) else None
-    if head in _WITH_SUB:
-        return _WITH_SUB[head].get(sub)
-    if head in {"npm", "yarn", "pnpm", "bun"}:
-        script = argv[2] if sub in {"run", "run-script"} and len(argv) > 2 else sub
-        base = script.split(":", 1)[0]
-        kind = _SCRIPT_CHECKS.get(base)
-        return f"{head} {kind}" if kind else None
-    if head in {"make", "just", "task"}:
-        target = next((a for a in argv[1:] if not a.startswith("-") and "=" not in a), "")
-        if not target:
-            return head
-        kind = _SCRIPT_CHECKS.get(target.split(":", 1)[0])
-        return f"{head} {kind}" if kind else None
-    if head == "cmake" and "--build" in argv:
-        return "cmake build"
-    return None
-
-
-def check_kind(command: str) -> str | None:
-    """Which check a shell command runs (``pytest``, ``npm test``, ``ruff`` …), or ``None``.
-
-    A line running several checks (``ruff check . && pytest``) is named by all of
-    them, joined with ``+``.
-    """
-    kinds: list[str] = []
-    for argv in simple_commands(command):
-        kind = _segment_kind(argv)
-        if kind and kind not in kinds:
-            kinds.append(kind)
-    return "+".join(kinds) if kinds else None
 
 
 # ------------------------------------------------------------------ operations
@@ -417,7 +316,7 @@ def operations(entries: Iterable[LedgerEntry]) -> list[Operation]:
                     tool=event.name,
                     call_seq=entry.seq,
                     command=command,
-                    check=check_kind(command) if command else None,
+                    check=check_run(command).kind if command else None,
                     at=event.at,
                 )
             )
@@ -434,6 +333,7 @@ def operations(entries: Iterable[LedgerEntry]) -> list[Operation]:
                         ok=result.ok,
                         exit_code=result.exit_code,
                         status_source=result.source,
+                        caveat=result.caveat,
                         at=event.at,
                     )
                 )
@@ -449,6 +349,7 @@ def operations(entries: Iterable[LedgerEntry]) -> list[Operation]:
                 ok=result.ok,
                 exit_code=result.exit_code,
                 status_source=result.source,
+                caveat=result.caveat,
                 at=op.at,
             )
     return ops
@@ -521,6 +422,7 @@ def checks(ops: Sequence[Operation], last_edit: int | None) -> list[Check]:
                 ok=latest.ok,
                 exit_code=latest.exit_code,
                 status_source=latest.status_source,
+                caveat=latest.caveat,
                 latest=latest.evidence_id,
                 resolved=latest.ok is False and key not in unresolved,
                 stale=latest.ok is True and last_edit is not None and latest.call_seq < last_edit,

@@ -43,8 +43,8 @@ from donecheck.actors.review.evidence import (
     PATH_KEYS,
     command_of,
     operations,
-    simple_commands,
 )
+from donecheck.actors.review.shell import simple_commands
 
 __all__ = ["read_evidence"]
 

@@ -65,10 +65,11 @@ from donecheck.actors.review.claims import (
     mentioned_paths,
     path_matches,
 )
-from donecheck.actors.review.evidence import simple_commands, unresolved_failures
+from donecheck.actors.review.evidence import unresolved_failures
 from donecheck.actors.review.facts import Facts
 from donecheck.actors.review.gates import FIX_RULES
 from donecheck.actors.review.preanalysis import depends_on, extract_acceptance
+from donecheck.actors.review.shell import simple_commands
 
 __all__ = [
     "RULES_NOTE",
@@ -208,6 +209,9 @@ def _failed_checks(ev: Facts, claims: Sequence[CheckClaim], out: _Findings) -> s
         result = ev.results.get(op.result_seq) if op.result_seq is not None else None
         summary = f": {output_summary(result.output)}" if result is not None else ""
         problem = f"Its latest run ({eid}) failed{code}{summary}."
+        if op.caveat:
+            problem += f" (The exit status was masked: {op.caveat}.)"
+        problem += _proves_nothing(ev, op)
         if claimed:
             problem += f" Yet the answer says {_quote(claimed)}"
         out.add(
@@ -221,6 +225,22 @@ def _failed_checks(ev: Facts, claims: Sequence[CheckClaim], out: _Findings) -> s
             {eid: _describe_run(op, ev.results)},
         )
     return failed_categories
+
+
+def _proves_nothing(ev: Facts, failed: Operation) -> str:
+    """A sentence on later runs of the same check that were masked or hollow."""
+    later = [
+        op
+        for op in ev.ops
+        if op.call_seq > failed.call_seq
+        and op.check == failed.check
+        and op.ok is None
+        and op.caveat
+    ]
+    if not later:
+        return ""
+    op = later[-1]
+    return f" A later run ({op.evidence_id}, `{op.command}`) proves nothing: {op.caveat}."
 
 
 def _unproven_claims(
@@ -247,6 +267,17 @@ def _unproven_claims(
             problem = f"No run of {noun} passed after the last edit ({eid}: {cited[eid]})."
         else:
             problem = f"The ledger shows no passing run of {noun}."
+        hollow = [
+            op
+            for op in ev.ops
+            if op.check is not None
+            and op.ok is None
+            and op.caveat
+            and ("any" in missing or missing & category_of_check(op.check))
+        ]
+        if hollow:
+            op = hollow[-1]
+            problem += f" Its run {op.evidence_id} (`{op.command}`) proves nothing: {op.caveat}."
         earlier = [
             op
             for op in ev.ops

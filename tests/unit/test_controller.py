@@ -122,7 +122,9 @@ async def pytest_run(ledgers: LocalLedgers, call_id: str, exit_code: int, sid: s
             ToolResult(
                 session_id=sid,
                 call_id=call_id,
-                output="",
+                output="=== 1 failed, 2 passed in 0.1s ==="
+                if exit_code
+                else "=== 3 passed in 0.1s ===",
                 exit_code=exit_code,
                 event_id=f"{call_id}-r",
             ),

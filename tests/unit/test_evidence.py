@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 
 from donecheck.actors.messages import LedgerEntry, ToolCall, ToolResult
 from donecheck.actors.review import evidence as ev
+from donecheck.actors.review import shell
 
 
 @pytest.mark.parametrize(
@@ -82,14 +83,15 @@ def test_exit_status_never_raises(text: str) -> None:
     ],
 )
 def test_normalise_and_check_kind(command: str, normal: str, kind: str | None) -> None:
-    assert ev.normalise_command(command) == normal
-    assert ev.check_kind(command) == kind
+    assert shell.normalise_command(command) == normal
+    assert shell.check_kind(command) == kind
 
 
 @given(st.text(max_size=300))
 def test_command_functions_never_raise(command: str) -> None:
-    ev.normalise_command(command)
-    ev.check_kind(command)
+    shell.normalise_command(command)
+    shell.check_kind(command)
+    shell.check_run(command)
 
 
 @pytest.mark.parametrize(
@@ -173,7 +175,8 @@ def test_result_without_call_is_kept() -> None:
     ],
 )
 def test_unresolved_failures(runs: list[tuple[str, int]], failing: list[str]) -> None:
-    entries = flat(*(run(f"c{i}", cmd, code) for i, (cmd, code) in enumerate(runs)))
+    said = {0: "=== 2 passed in 0.1s ===", 1: "=== 1 failed in 0.1s ==="}  # a runner says how
+    entries = flat(*(run(f"c{i}", cmd, code, said[code]) for i, (cmd, code) in enumerate(runs)))
     assert [op.command for op in ev.unresolved_failures(ev.operations(entries))] == failing
 
 

@@ -1,0 +1,454 @@
+"""What a shell line does: its simple commands, the check it runs, and whether its
+exit status can be believed.
+
+* :func:`simple_commands` / :func:`normalise_command` — the commands of a line,
+  wrappers (``uv run``, ``timeout 60``, ``FOO=1``, ``python -m``) stripped, so
+  repeated runs of one check compare equal.
+* :func:`check_kind` — whether a line runs a check (tests, linters, type
+  checkers, builds) and which.
+* :func:`check_run` — how the line runs its check: whether the line's exit
+  status is the check's (**masked** when it is not: ``|| true``, ``; exit 0``,
+  ``| tee`` without pipefail, ``--exit-zero``, a check used as an ``if``
+  condition …) and whether the run can check anything at all (**hollow**:
+  ``--collect-only``, ``--listTests``, ``make -n``, ``--version`` …).
+
+The output of a run (:mod:`.evidence`) settles what the command line leaves
+open: a runner's summary is believed over a masked exit status.
+"""
+
+from __future__ import annotations
+
+import functools
+import posixpath
+import re
+import shlex
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+__all__ = [
+    "CheckRun",
+    "Step",
+    "check_kind",
+    "check_run",
+    "normalise_command",
+    "simple_commands",
+    "steps",
+]
+
+_ENV_ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+_PLUMBING = re.compile(r"\s\d*>&\d+|\s(?:\d|&)?>>?\s*/dev/null")
+_OPERATORS = {";", ";;", "&", "&&", "||", "|", "|&"}
+_KEYWORDS = {"if", "then", "else", "elif", "do", "while", "until", "{", "(", "!"}
+_CONDITIONS = {"if", "elif", "while", "until", "!"}
+_CLOSERS = {"fi", "done", "}", ")", "esac"}
+_SHELLS = {"bash", "sh", "zsh", "dash"}
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One simple command of a shell line, and the operator that follows it."""
+
+    argv: tuple[str, ...]
+    """Wrappers and shell keywords stripped: ``timeout 60 python -m pytest`` → ``pytest``."""
+    raw: tuple[str, ...]
+    """As written."""
+    after: str = ""
+    """``;``, ``&&``, ``||``, ``|``, ``&`` — or ``""`` at the end of the line."""
+    condition: bool = False
+    """Used as a condition (``if``, ``while``, ``!``): its failure does not fail the line."""
+
+
+def _tokens(command: str) -> list[str]:
+    command = _PLUMBING.sub(" ", command).replace("\r", "\n").replace("\n", " ; ")
+    try:
+        lexer = shlex.shlex(command, posix=True, punctuation_chars=";&|()")
+        lexer.whitespace_split = True
+        return list(lexer)
+    except ValueError:  # unbalanced quotes: fall back to whitespace
+        return re.split(r"\s+", command.strip())
+
+
+def _steps(command: str, depth: int = 0) -> list[Step]:
+    found: list[Step] = []
+    raw: list[str] = []
+
+    def close(after: str) -> None:
+        if not raw:
+            if found and after:  # "a ; ; b", or an operator after a closer: keep the later
+                last = found[-1]
+                found[-1] = Step(last.argv, last.raw, after, last.condition)
+            return
+        words = list(raw)
+        raw.clear()
+        condition = False
+        while words and words[0] in _KEYWORDS:
+            condition = condition or words[0] in _CONDITIONS
+            words = words[1:]
+        while words and words[-1] in _CLOSERS:
+            words = words[:-1]
+        if not words:
+            return
+        if (
+            depth < 3
+            and len(words) >= 3
+            and posixpath.basename(words[0]) in _SHELLS
+            and words[1] in {"-c", "-lc", "-ec", "-xc", "-ic"}
+        ):
+            inner = _steps(words[2], depth + 1)
+            if inner:
+                last = inner[-1]
+                inner[-1] = Step(last.argv, last.raw, after, last.condition or condition)
+                found.extend(inner)
+                return
+        found.append(Step(tuple(_strip_wrappers(words)), tuple(words), after, condition))
+
+    for token in _tokens(command):
+        if token in _OPERATORS or (token and set(token) <= set(";&|")):
+            close(token if token in _OPERATORS else ";")
+        elif token in {"(", ")"}:
+            close("")
+        else:
+            raw.append(token)
+    close("")
+    return found
+
+
+@functools.lru_cache(maxsize=8192)
+def steps(command: str) -> tuple[Step, ...]:
+    """The simple commands of a shell line in order, each with the operator after it.
+    Cached: a review re-reads the whole ledger, so the same lines come again and again."""
+    return tuple(_steps(command))
+
+
+def simple_commands(command: str) -> tuple[tuple[str, ...], ...]:
+    """The simple commands of a shell line, wrappers stripped."""
+    return tuple(step.argv for step in steps(command))
+
+
+def _strip_wrappers(argv: list[str]) -> list[str]:
+    """``FOO=1 timeout 60 uv run python -m pytest -q`` → ``pytest -q``."""
+    argv = list(argv)
+    changed = True
+    while argv and changed:
+        changed = False
+        head = posixpath.basename(argv[0])
+        if _ENV_ASSIGN.match(argv[0]) or head in {"time", "nice", "sudo", "command", "exec"}:
+            argv = argv[1:]
+            changed = True
+        elif head == "env":
+            argv = argv[1:]
+            while argv and (_ENV_ASSIGN.match(argv[0]) or argv[0].startswith("-")):
+                argv = argv[1:]
+            changed = True
+        elif head == "timeout" and len(argv) > 2:
+            rest = argv[1:]
+            while rest and rest[0].startswith("-"):
+                rest = rest[1:]
+            argv = rest[1:]
+            changed = True
+        elif head in {"uv", "poetry", "pipenv", "pdm", "hatch", "rye"} and argv[1:2] == ["run"]:
+            argv = argv[2:]
+            changed = True
+        elif head in {"npx", "bunx", "pnpx"}:
+            argv = [a for a in argv[1:] if a not in {"--yes", "-y", "--no-install"}]
+            changed = True
+        elif head in {"pnpm", "yarn", "npm"} and argv[1:2] == ["exec"]:
+            argv = argv[2:]
+            changed = True
+        elif re.fullmatch(r"python(?:\d(?:\.\d+)?)?|py", head) and len(argv) > 2:
+            if argv[1] == "-m":
+                argv = argv[2:]
+                changed = True
+    if argv:
+        argv[0] = posixpath.basename(argv[0].replace("\\", "/"))
+    return argv
+
+
+_NOISE = {"cd", "pushd", "popd", "source", ".", "set", "export", "true", ":", "echo", "printf"}
+_FILTERS = {"tail", "head", "grep", "tee", "less", "more", "cat"}
+
+
+def normalise_command(command: str) -> str:
+    """A command without ``cd``/env/wrapper noise, output plumbing and masks.
+
+    ``cd app && FOO=1 python -m pytest  -q 2>&1 | tail -5`` → ``pytest -q``;
+    ``pytest -q || true`` → ``pytest -q`` (the same check, run again).
+    """
+    parts: list[str] = []
+    for argv in simple_commands(command):
+        if not argv or argv[0] in _NOISE or (argv[0] == "exit" and len(argv) <= 2):
+            continue
+        if argv[0] in _FILTERS and parts:
+            continue  # a filter after the real command
+        parts.append(" ".join(argv))
+    return " && ".join(parts) if parts else " ".join(command.split())
+
+
+_SCRIPT_CHECKS = {
+    "test": "test",
+    "t": "test",
+    "lint": "lint",
+    "build": "build",
+    "typecheck": "typecheck",
+    "type-check": "typecheck",
+    "check": "check",
+    "verify": "check",
+    "ci": "check",
+}
+_DIRECT = {
+    "pytest": "pytest",
+    "py.test": "pytest",
+    "unittest": "unittest",
+    "nose2": "nose",
+    "nosetests": "nose",
+    "tox": "tox",
+    "nox": "nox",
+    "jest": "jest",
+    "vitest": "vitest",
+    "mocha": "mocha",
+    "ava": "ava",
+    "karma": "karma",
+    "mypy": "mypy",
+    "pyright": "pyright",
+    "tsc": "tsc",
+    "eslint": "eslint",
+    "flake8": "flake8",
+    "pylint": "pylint",
+    "stylelint": "stylelint",
+    "golangci-lint": "golangci-lint",
+    "shellcheck": "shellcheck",
+    "rspec": "rspec",
+    "phpunit": "phpunit",
+    "ctest": "ctest",
+    "rubocop": "rubocop",
+}
+_WITH_SUB = {
+    "go": {"test": "go test", "vet": "go vet", "build": "go build"},
+    "cargo": {
+        "test": "cargo test",
+        "check": "cargo check",
+        "clippy": "cargo clippy",
+        "build": "cargo build",
+        "nextest": "cargo test",
+    },
+    "dotnet": {"test": "dotnet test", "build": "dotnet build"},
+    "mvn": {"test": "mvn test", "verify": "mvn verify", "package": "mvn package"},
+    "gradle": {"test": "gradle test", "check": "gradle check", "build": "gradle build"},
+    "gradlew": {"test": "gradle test", "check": "gradle check", "build": "gradle build"},
+    "bazel": {"test": "bazel test", "build": "bazel build"},
+    "deno": {"test": "deno test", "lint": "deno lint", "check": "deno check"},
+    "playwright": {"test": "playwright test"},
+    "cypress": {"run": "cypress run"},
+}
+
+
+def _segment_kind(argv: Sequence[str]) -> str | None:
+    if not argv:
+        return None
+    head, sub = argv[0], (argv[1] if len(argv) > 1 else "")
+    if head in _DIRECT:
+        return _DIRECT[head]
+    if head == "ruff":
+        return "ruff" if sub in {"", "check"} or sub.startswith("-") or "--check" in argv else None
+    if head in {"black", "isort", "prettier"}:
+        return head if ("--check" in argv or "-c" in argv) else None
+    if head in _WITH_SUB:
+        return _WITH_SUB[head].get(sub)
+    if head in {"npm", "yarn", "pnpm", "bun"}:
+        script = argv[2] if sub in {"run", "run-script"} and len(argv) > 2 else sub
+        base = script.split(":", 1)[0]
+        kind = _SCRIPT_CHECKS.get(base)
+        return f"{head} {kind}" if kind else None
+    if head in {"make", "just", "task"}:
+        target = next((a for a in argv[1:] if not a.startswith("-") and "=" not in a), "")
+        if not target:
+            return head
+        kind = _SCRIPT_CHECKS.get(target.split(":", 1)[0])
+        return f"{head} {kind}" if kind else None
+    if head == "cmake" and "--build" in argv:
+        return "cmake build"
+    return None
+
+
+def check_kind(command: str) -> str | None:
+    """Which check a shell command runs (``pytest``, ``npm test``, ``ruff`` …), or ``None``.
+
+    A line running several checks (``ruff check . && pytest``) is named by all of
+    them, joined with ``+``.
+    """
+    kinds: list[str] = []
+    for argv in simple_commands(command):
+        kind = _segment_kind(argv)
+        if kind and kind not in kinds:
+            kinds.append(kind)
+    return "+".join(kinds) if kinds else None
+
+
+# ------------------------------------------------------------ masked and hollow
+
+_HOLLOW_FLAGS = {
+    "--co": "collect-only (`--co`): no test ran",
+    "--collect-only": "collect-only (`--collect-only`): no test ran",
+    "--setup-plan": "`--setup-plan`: no test ran",
+    "--setup-only": "`--setup-only`: no test ran",
+    "--fixtures": "`--fixtures` lists fixtures: no test ran",
+    "--markers": "`--markers` lists markers: no test ran",
+    "--cache-show": "`--cache-show`: no test ran",
+    "--listTests": "`--listTests` lists tests: none ran",
+    "--list-tests": "`--list-tests` lists tests: none ran",
+    "--listenvs": "`--listenvs` lists environments: nothing ran",
+    "--listenvs-all": "`--listenvs-all` lists environments: nothing ran",
+    "--list-sessions": "`--list-sessions` lists sessions: nothing ran",
+    "--notest": "`--notest`: the environment was set up, no test ran",
+    "--no-run": "`--no-run`: tests were compiled, none ran",
+    "--dry-run": "`--dry-run`: nothing ran",
+    "--just-print": "`--just-print`: nothing ran",
+    "--recon": "`--recon`: nothing ran",
+    "--showConfig": "`--showConfig`: nothing was checked",
+    "--listFilesOnly": "`--listFilesOnly`: nothing was checked",
+    "--print-config": "`--print-config`: nothing was checked",
+    "--show-settings": "`--show-settings`: nothing was checked",
+    "--show-files": "`--show-files`: nothing was checked",
+    "--version": "`--version`: nothing was checked",
+    "-V": "`-V` (version): nothing was checked",
+    "--help": "`--help`: nothing was checked",
+    "-h": "`-h` (help): nothing was checked",
+}
+_HOLLOW_SHORT = {  # short flags whose meaning depends on the tool
+    "tox": {"-l": "`tox -l` lists environments: nothing ran", "-a": "`tox -a` lists"},
+    "nox": {"-l": "`nox -l` lists sessions: nothing ran", "--list": "`nox --list`: nothing ran"},
+    "make": {"-n": "`make -n` prints commands: nothing ran", "-q": "`make -q`: nothing ran"},
+    "go test": {
+        "-list": "`go test -list` lists tests: none ran",
+        "-c": "`go test -c` compiles the tests: none ran",
+    },
+    "cargo test": {"--list": "`--list` lists tests: none ran"},
+    "vitest": {"list": "`vitest list` lists tests: none ran"},
+}
+_MASK_FLAGS = {
+    "--exit-zero": "`--exit-zero`: it exits 0 whatever it finds",
+    "--ignore-errors": "`--ignore-errors`: failures do not fail it",
+    "--suppress-no-test-exit-code": "`--suppress-no-test-exit-code`",
+}
+_MAKE_MASKS = {"-i": "`make -i` ignores errors"}
+
+
+@dataclass(frozen=True, slots=True)
+class CheckRun:
+    """How a shell line runs its check."""
+
+    kind: str | None
+    """The check (``pytest``, ``npm test`` …), or ``None``: the line runs none."""
+    masked: str = ""
+    """Why the line's exit status may not be the check's (empty: it is)."""
+    hollow: str = ""
+    """Why the run cannot have checked anything (empty: it could)."""
+
+
+def _set_flags(argv: Sequence[str], errexit: bool, pipefail: bool) -> tuple[bool, bool]:
+    """``set -e``, ``set -euo pipefail``, ``set +e``, ``set -o errexit`` … applied."""
+    args = list(argv[1:])
+    for i, arg in enumerate(args):
+        if arg in {"-o", "+o"} and i + 1 < len(args):
+            on = arg == "-o"
+            if args[i + 1] == "pipefail":
+                pipefail = on
+            elif args[i + 1] == "errexit":
+                errexit = on
+        elif re.fullmatch(r"[-+][a-zA-Z]+", arg):
+            if "e" in arg:
+                errexit = arg[0] == "-"
+            if "o" in arg and i + 1 < len(args) and args[i + 1] == "pipefail":
+                pipefail = arg[0] == "-"
+    return errexit, pipefail
+
+
+def _text(step: Step) -> str:
+    return " ".join(step.raw) or "…"
+
+
+def _keeps_failure(step: Step) -> bool:
+    """An alternative that still fails the line: ``exit 1``, ``false``."""
+    argv = step.argv
+    if not argv:
+        return False
+    if argv[0] == "false":
+        return True
+    return argv[0] == "exit" and len(argv) == 2 and argv[1] not in {"0", "$?", '"$?"'}
+
+
+def _mask(line: Sequence[Step], i: int) -> str:
+    """Why the line's exit status is not that of the check at ``line[i]``, or ``""``."""
+    errexit = pipefail = False
+    for step in line[:i]:
+        if step.argv[:1] == ("set",):
+            errexit, pipefail = _set_flags(step.argv, errexit, pipefail)
+    check = line[i]
+    if check.condition:
+        return f"`{_text(check)}` is used as a condition: its failure does not fail the line"
+    j = i
+    while line[j].after in {"|", "|&"} and j + 1 < len(line):
+        j += 1
+    if j > i and not pipefail:
+        return (
+            f"piped into `{_text(line[i + 1])}` without pipefail: the line's status is"
+            " the last command's"
+        )
+    k = j
+    while True:
+        after = line[k].after
+        if not after:
+            return ""
+        if k + 1 >= len(line):
+            return "run in the background (`&`)" if after == "&" else ""
+        nxt = line[k + 1]
+        if after == "&&":  # skipped when the check fails
+            k += 1
+            while line[k].after in {"|", "|&"} and k + 1 < len(line):
+                k += 1
+            continue
+        if after == "||":
+            if _keeps_failure(nxt):
+                return ""
+            return f"`|| {_text(nxt)}` runs when it fails, and its status is the line's"
+        if after == "&":
+            return "run in the background (`&`): the line does not wait for its status"
+        # ";" — the shell goes on unless errexit stops it at the failure
+        if errexit or (nxt.argv[:1] == ("exit",) and nxt.argv[1:] in {("$?",), ('"$?"',)}):
+            return ""
+        return f"`; {_text(nxt)}` runs after it, and its status is the line's"
+
+
+def _flag_notes(kind: str, argv: Sequence[str]) -> tuple[str, str]:
+    """(masked, hollow) notes from the check's own flags."""
+    masked = hollow = ""
+    short = _HOLLOW_SHORT.get(kind) or _HOLLOW_SHORT.get(kind.split(" ", 1)[0], {})
+    for arg in argv[1:]:
+        flag = arg.split("=", 1)[0]
+        if not hollow and (flag in _HOLLOW_FLAGS or arg in short):
+            hollow = short.get(arg) or _HOLLOW_FLAGS[flag]
+        if not masked and flag in _MASK_FLAGS:
+            masked = _MASK_FLAGS[flag]
+        if not masked and kind.startswith("make") and arg in _MAKE_MASKS:
+            masked = _MAKE_MASKS[arg]
+    return masked, hollow
+
+
+@functools.lru_cache(maxsize=8192)
+def check_run(command: str) -> CheckRun:
+    """The check a line runs, and whether its exit status and its run can be believed
+    (see the module docstring). A line with several checks is masked or hollow
+    when any of them is."""
+    line = steps(command)
+    kinds: list[str] = []
+    masked = hollow = ""
+    for i, step in enumerate(line):
+        kind = _segment_kind(step.argv)
+        if kind is None:
+            continue
+        if kind not in kinds:
+            kinds.append(kind)
+        flag_mask, flag_hollow = _flag_notes(kind, step.argv)
+        masked = masked or flag_mask or _mask(line, i)
+        hollow = hollow or flag_hollow
+    return CheckRun("+".join(kinds) if kinds else None, masked, hollow)
