@@ -330,7 +330,7 @@ class Reviewer:
             if parsed is None:
                 self._stats["unparsed"] += 1
             assert self.route is not None
-            return combine(
+            result = combine(
                 request,
                 rules,
                 prompt,
@@ -339,6 +339,9 @@ class Reviewer:
                 raw=generation.text,
                 judge=self.route.label,
             )
+            if isinstance(result, Verdict):
+                result = msgspec.structs.replace(result, cited=ev.tagged(result.cited))
+            return result
         finally:
             self._timing["conclude_s"] += time.perf_counter() - started
 

@@ -4,6 +4,10 @@
 the writes (:func:`edits`), the recorded materials and which of them the agent
 read (:func:`read_evidence`). The rules, the prompt and the reviewer all read
 the same instance, so one review walks the ledger once.
+
+Operations and writes are those of the request under review (:mod:`.scope`):
+from its own start, or the whole session when it depends on earlier work.
+Materials and reads are the session's: attachments stay attached.
 """
 
 from __future__ import annotations
@@ -15,15 +19,18 @@ from donecheck.actors.messages import (
     Edit,
     LedgerEntry,
     Material,
+    MaterialRecorded,
     Operation,
     ReadEvidence,
     ReviewRequest,
+    SessionOpened,
     ToolResult,
 )
 from donecheck.actors.review.claims import category_of_check
 from donecheck.actors.review.evidence import edits, operations
 from donecheck.actors.review.preanalysis import materials_of
 from donecheck.actors.review.reads import read_evidence
+from donecheck.actors.review.scope import Scope, scope_of
 
 __all__ = ["Facts"]
 
@@ -39,21 +46,46 @@ class Facts:
     writes: list[Edit]
     materials: dict[str, Material]
     reads: dict[str, ReadEvidence]
+    scope: Scope
 
     @classmethod
     def of(cls, request: ReviewRequest) -> Facts:
         entries: Sequence[LedgerEntry] = request.entries
-        ops = operations(entries)
-        all_edits = edits(entries)
+        session_ops = operations(entries)
+        scope = scope_of(entries, request.request_id, request.request, session_ops)
+        ops = [op for op in session_ops if scope.includes(op.call_seq)]
+        scoped_edits = [e for e in edits(entries) if scope.includes(e.seq)]
         return cls(
             request=request,
             ops=ops,
             results={e.seq: e.event for e in entries if isinstance(e.event, ToolResult)},
-            edits=all_edits,
-            writes=[e for e in all_edits if e.ok is not False],
+            edits=scoped_edits,
+            writes=[e for e in scoped_edits if e.ok is not False],
             materials={m.sha256: m for m in materials_of(entries)},
-            reads={r.sha256: r for r in read_evidence(entries, ops)},
+            reads={r.sha256: r for r in read_evidence(entries, session_ops)},
+            scope=scope,
         )
+
+    def entries_in_scope(self) -> list[LedgerEntry]:
+        """The request's ledger entries (with the session's materials)."""
+        scope = self.scope
+        return [
+            e
+            for e in self.request.entries
+            if scope.includes(e.seq) or isinstance(e.event, SessionOpened | MaterialRecorded)
+        ]
+
+    def tagged(self, cited: dict[str, str]) -> dict[str, str]:
+        """Descriptions of cited ids, each ledger entry labelled with its request
+        (``[R1]``) when the session has several."""
+        if not self.scope.several:
+            return cited
+        return {
+            eid: f"[{self.scope.label(int(eid[1:]))}] {text}"
+            if eid[:1] == "E" and eid[1:].isdigit() and not text.startswith("[R")
+            else text
+            for eid, text in cited.items()
+        }
 
     @property
     def last_edit(self) -> Edit | None:

@@ -188,7 +188,7 @@ def build_review_prompt(
 ) -> ReviewPrompt:
     """The judge's chat messages for one review, and what it was given."""
     request = ev.request
-    entries = request.entries
+    entries = ev.entries_in_scope()
     notes: list[str] = []
     blocks = _Blocks()
     _add_request(blocks, request.request)

@@ -533,6 +533,19 @@ def acceptance_of(request: ReviewRequest, ev: Facts) -> Acceptance:
     return extract_acceptance(request.request_id, request.request, materials, waiting=waiting)
 
 
+def _scope_notes(ev: Facts) -> list[str]:
+    scope = ev.scope
+    if not scope.several:
+        return []
+    label = scope.label(scope.start)
+    if scope.earlier:
+        return [
+            f"Reviewed on the whole session's ledger: {label} depends on earlier work"
+            f" ({scope.why})."
+        ]
+    return [f"Reviewed on {label}'s own ledger (from E{scope.start}) and the session's materials."]
+
+
 def review_by_rules(request: ReviewRequest, ev: Facts | None = None) -> Verdict:
     """Apply the rules to one review request. Pure: same request, same verdict."""
     ev = ev or Facts.of(request)
@@ -558,7 +571,7 @@ def review_by_rules(request: ReviewRequest, ev: Facts | None = None) -> Verdict:
         findings=tuple(out.findings),
         summary=summary,
         reviewer="rules",
-        notes=(RULES_NOTE, *out.notes),
-        cited=out.cited,
+        notes=(RULES_NOTE, *out.notes, *_scope_notes(ev)),
+        cited=ev.tagged(out.cited),
         coverage=rules_coverage(acceptance_of(request, ev), ev),
     )

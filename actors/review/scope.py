@@ -1,0 +1,106 @@
+"""Which part of a session's ledger a request is reviewed on.
+
+Each request is reviewed on the ledger from its own start — the seeds' "this
+round's tool ledger" — plus the materials still attached. An earlier request's
+work counts only when the new request depends on it: it continues it ("now make
+the tests pass", "继续") or it names a kind of check that an earlier request left
+failing. So a new task ("write CHANGELOG.md") is never steered to fix the last
+task's failing test, and a follow-up ("the tests still fail, fix them") is.
+
+Requests are labelled ``R1``, ``R2`` … in session order; a report says which
+request each cited entry belongs to.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from donecheck.actors.messages import LedgerEntry, Operation, SessionOpened, UserInput
+from donecheck.actors.review.claims import category_of_check, mentioned_categories
+
+__all__ = ["Scope", "scope_of"]
+
+# A request that continues the earlier work. English and Chinese; one row per cue.
+CONTINUATIONS: tuple[tuple[str, str], ...] = (
+    ("en", r"\bcontinue\b|\bkeep going\b|\bgo on\b|\bcarry on\b|\bpick up where\b"),
+    ("en", r"\bstill\b|\bagain\b|\bretry\b|\btry again\b|\bonce more\b"),
+    ("en", r"\bfinish\b|\bcomplete (?:it|this|that|the rest)\b|\bthe rest\b|\bremaining\b"),
+    (
+        "en",
+        r"\b(?:as|like) before\b|\bprevious(?:ly)?\b|\bearlier\b|\babove\b|\blast (?:run|time)\b",
+    ),
+    ("en", r"\b(?:that|this|the) (?:failing|failed|broken|same|red)\b"),
+    ("en", r"\bfix (?:it|that|this|them|those)\b|\bmake (?:it|them|that|those) pass\b"),
+    ("en", r"\bnow (?:make|get|fix|run|let)\b|\bdidn't work\b|\bdoes(?:n't| not) work\b"),
+    ("zh", r"继续|接着|还是|仍然|依然|再次|再试|重试|再跑|重新跑|刚才|之前|上面|上一个|上次"),
+    (
+        "zh",
+        r"那个(?:测试|错误|问题|失败)|这个(?:测试|错误|问题|失败)|剩下|其余|没(?:有)?修好|还没好",
+    ),
+)
+_CONTINUES = re.compile("|".join(f"(?:{pattern})" for _, pattern in CONTINUATIONS), re.I)
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    """The part of the ledger one request is reviewed on."""
+
+    start: int
+    """Sequence number of the request's own opening entry (0: not found, all of it)."""
+    earlier: bool
+    """The request depends on earlier work: earlier requests' entries count too."""
+    starts: tuple[int, ...] = ()
+    """Opening entry of each request of the session, in order (``R1`` first)."""
+    why: str = ""
+    """Why earlier work counts, for the report."""
+
+    def includes(self, seq: int) -> bool:
+        return self.earlier or seq >= self.start
+
+    def label(self, seq: int) -> str:
+        """``R<n>``: the request an entry belongs to."""
+        n = sum(1 for start in self.starts if start <= seq)
+        return f"R{max(n, 1)}"
+
+    @property
+    def several(self) -> bool:
+        """The session has more than one request (labels are worth showing)."""
+        return len(self.starts) > 1
+
+
+def scope_of(
+    entries: Sequence[LedgerEntry], request_id: str, request: str, ops: Sequence[Operation]
+) -> Scope:
+    """The scope of request ``request_id`` (its text ``request``), given the session's
+    ``entries`` and their operations ``ops``."""
+    starts: list[int] = []
+    start = 0
+    for entry in entries:
+        event = entry.event
+        if isinstance(event, SessionOpened | UserInput):
+            starts.append(entry.seq)
+            if event.request_id == request_id:
+                start = entry.seq
+    if start <= (starts[0] if starts else 0):
+        return Scope(start=start, earlier=False, starts=tuple(starts))
+    cue = _CONTINUES.search(request)
+    if cue:
+        return Scope(start, True, tuple(starts), f"it continues earlier work (“{cue.group(0)}”)")
+    failing = _unresolved_categories([op for op in ops if op.call_seq < start])
+    named = mentioned_categories(request) & failing
+    if named:
+        what = ", ".join(sorted(named))
+        return Scope(start, True, tuple(starts), f"it asks about {what}, which failed earlier")
+    return Scope(start=start, earlier=False, starts=tuple(starts))
+
+
+def _unresolved_categories(ops: Sequence[Operation]) -> set[str]:
+    """Check categories whose latest run in ``ops`` failed."""
+    latest: dict[str, bool | None] = {}
+    for op in ops:
+        if op.check is not None and op.result_seq is not None and op.ok is not None:
+            for category in category_of_check(op.check):
+                latest[category] = op.ok
+    return {category for category, ok in latest.items() if ok is False}
