@@ -17,8 +17,10 @@ __all__ = [
     "CheckClaim",
     "FileClaim",
     "approval_claims",
+    "asks_for_change",
     "category_of_check",
     "check_claims",
+    "completion_claims",
     "file_claims",
     "mentioned_categories",
     "mentioned_paths",
@@ -233,9 +235,40 @@ def mentioned_paths(text: str) -> list[str]:
     return list(dict.fromkeys(path for _, _, path in _claimed_paths(strip_code(text))))
 
 
+# Kinds of check a request or an item names, as words (not inside other words:
+# "the spec" is a document, "Build an API" a task, "prototype" no type check).
+_MENTIONS: list[tuple[Category, re.Pattern[str]]] = [
+    (
+        "type",
+        re.compile(r"(?i)\btype[- ]?check(?:s|er|ing)?\b|\bmypy\b|\btsc\b|\bpyright\b|类型检查"),
+    ),
+    (
+        "lint",
+        re.compile(
+            r"(?i)\blint(?:s|er|ers|ing)?\b|\bruff\b|\beslint\b|\bflake8\b|\bpylint\b|"
+            r"代码检查|静态检查"
+        ),
+    ),
+    (
+        "build",
+        re.compile(
+            r"(?i)\b(?:the|a|clean|green) builds?\b|\bbuilds? (?:pass|passes|succeeds?|cleanly)\b|"
+            r"\bcompil(?:es|ation|ing)\b|\b(?:must|should|still) compile\b|构建|编译"
+        ),
+    ),
+    (
+        "test",
+        re.compile(
+            r"(?i)\btests?\b|\btesting\b|\btest[- ]suite\b|\bpytest\b|\bjest\b|\bvitest\b|"
+            r"\bspecs? pass|单元测试|测试|单测|用例"
+        ),
+    ),
+]
+
+
 def mentioned_categories(text: str) -> frozenset[Category]:
     """Check categories ``text`` names ("tests", "lint", "类型检查"); empty if none."""
-    return frozenset(cat for cat, pattern in _CATEGORY_WORDS if pattern.search(text))
+    return frozenset(cat for cat, pattern in _MENTIONS if pattern.search(strip_code(text)))
 
 
 def file_claims(answer: str) -> list[FileClaim]:
@@ -367,3 +400,56 @@ def approval_claims(text: str) -> list[ApprovalClaim]:
                 found.append(ApprovalClaim(sentence, hit.group(0).strip()))
                 break
     return found
+
+
+# ------------------------------------------------------------ completion claims
+
+# One row per language: the answer says the work is finished. Read as fact only:
+# "not done yet", "once it is complete", "是否完成", "尚未完成" are not claims.
+COMPLETION: tuple[tuple[str, str], ...] = (
+    (
+        "en",
+        r"\b(?:done|finished|complete(?:d)?|implemented|fixed|resolved|verified|works|"
+        r"working(?: now| fine| correctly| as expected)?|ready (?:to|for) "
+        r"(?:merge|ship|review|release|deploy|go)|all set|good to go|"
+        r"no (?:more )?(?:errors|issues|problems|failures)(?: left| remain(?:ing)?)?|"
+        r"(?:the )?run confirms|confirmed)\b",
+    ),
+    (
+        "zh",
+        r"完成|搞定|做完|做好了|实现了|已实现|修复了|已修复|修好了|解决了|已解决|没(?:有)?问题|"
+        r"可以合并|可以发布|已验证|验证通过|正常工作|正常运行|一切正常|没有错误|无错误|准备好了",
+    ),
+)
+_DONE = {lang: re.compile(pattern, re.I) for lang, pattern in COMPLETION}
+_DONE_NEGATION = {"en": (_EN_NEGATION, 30), "zh": (_ZH_NEGATION, 4)}
+
+
+def completion_claims(answer: str) -> list[str]:
+    """Sentences of ``answer`` that state, as fact, that the work is finished."""
+    claims: list[str] = []
+    for sentence in sentences(answer):
+        if sentence.endswith(("?", "？")):
+            continue
+        for lang, pattern in _DONE.items():
+            negation, reach = _DONE_NEGATION[lang]
+            if any(
+                not negation.search(sentence[max(0, hit.start() - reach) : hit.start()])
+                for hit in pattern.finditer(sentence)
+            ):
+                claims.append(sentence)
+                break
+    return claims
+
+
+_CHANGE_REQUEST = re.compile(
+    r"(?i)\b(?:create|add|update|modify|change|edit|write|rewrite|implement|refactor|rename|"
+    r"remove|delete|patch|fix|adjust|move|replace|extend|generate|save|make|put|append|"
+    r"insert|convert|translate|format|bump|upgrade|set)\b|"
+    r"创建|新建|修改|更新|添加|新增|编写|写入|写|改|删除|重构|修复|实现|生成|替换|调整|重命名|保存|加入|补充"
+)
+
+
+def asks_for_change(text: str) -> bool:
+    """Whether a request item asks for a file to be changed (not only read or explained)."""
+    return _CHANGE_REQUEST.search(text) is not None

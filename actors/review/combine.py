@@ -32,10 +32,10 @@ from donecheck.actors.messages import (
     ReviewResult,
     Verdict,
 )
-from donecheck.actors.review.claims import approval_claims
+from donecheck.actors.review.claims import approval_claims, mentioned_categories
 from donecheck.actors.review.gates import FIX_RULES
 from donecheck.actors.review.prompt import ReviewPrompt
-from donecheck.actors.review.rules import approval_sources
+from donecheck.actors.review.rules import approval_sources, decision_of
 from donecheck.actors.review.verdicts import ParsedVerdict, check_findings
 
 __all__ = ["combine", "fallback", "noted"]
@@ -88,7 +88,18 @@ def combine(
                 )
             )
 
-    # the rules on top: hard gates and evidence checks
+    # the rules on top: hard gates and evidence checks. An item the rules found
+    # uncovered is settled when the judge shows it covered, citing evidence — unless
+    # it names a check: only a passing run shows that, and the rules saw none.
+    judged = {c.item for c in checked.coverage if c.status == "covered" and c.evidence}
+
+    def settled(finding: Finding) -> bool:
+        item, _, text = finding.requirement.partition(": ")
+        return item in judged and not mentioned_categories(text)
+
+    kept = tuple(f for f in rules.findings if not (f.rule == "uncovered_item" and settled(f)))
+    if len(kept) != len(rules.findings):
+        rules = msgspec.structs.replace(rules, findings=kept, decision=decision_of(kept, FIX_RULES))
     gates = [f for f in rules.findings if f.rule in FIX_RULES]
     if gates and decision != "need_fix":
         notes.append(

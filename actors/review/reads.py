@@ -46,7 +46,7 @@ from donecheck.actors.review.evidence import (
 )
 from donecheck.actors.review.shell import simple_commands
 
-__all__ = ["read_evidence"]
+__all__ = ["read_evidence", "shown_paths"]
 
 _READ_TOOL = re.compile(
     r"(?i)^(?:read|read_?file|readfile|view|view_?file|open_?file|get_?file|file_?read|fs_read|"
@@ -203,6 +203,24 @@ def read_evidence(
             )
         )
     return evidence
+
+
+def shown_paths(call: ToolCall, command: str | None) -> list[str]:
+    """Files whose content a call showed: a read tool's or an editor view's path, or
+    a file a command printed whole or in part (``cat``, ``head``, ``sed -n`` …)."""
+    if command is None:
+        name = call.name.lower()
+        viewer = (
+            call.name in EDITOR_TOOLS
+            and isinstance(call.arguments, dict)
+            and call.arguments.get("command") == "view"
+        )
+        return _paths(call) if (_READ_TOOL.match(name) or _IMAGE_TOOL.match(name) or viewer) else []
+    shown: list[str] = []
+    for argv in simple_commands(command):
+        if argv and argv[0].lower() in _PRINTERS | _PARTIAL:
+            shown += [a for a in argv[1:] if not a.startswith("-")]
+    return shown
 
 
 def _note(target: _Target, status: ReadStatusName, how: str, eid: str) -> None:

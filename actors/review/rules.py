@@ -41,16 +41,19 @@ from collections.abc import Sequence
 
 from donecheck.actors.messages import (
     Acceptance,
+    AttachmentRef,
     Coverage,
     CoverageStatus,
     Decision,
     Edit,
     FileSnapshot,
     Finding,
+    ImageRef,
     MaterialRecorded,
     Operation,
     ReviewRequest,
     SessionOpened,
+    ToolCall,
     ToolResult,
     UserInput,
     Verdict,
@@ -58,8 +61,10 @@ from donecheck.actors.messages import (
 from donecheck.actors.review.claims import (
     CheckClaim,
     approval_claims,
+    asks_for_change,
     category_of_check,
     check_claims,
+    completion_claims,
     file_claims,
     mentioned_categories,
     mentioned_paths,
@@ -69,6 +74,7 @@ from donecheck.actors.review.evidence import unresolved_failures
 from donecheck.actors.review.facts import Facts
 from donecheck.actors.review.gates import FIX_RULES
 from donecheck.actors.review.preanalysis import depends_on, extract_acceptance
+from donecheck.actors.review.reads import shown_paths
 from donecheck.actors.review.shell import simple_commands
 
 __all__ = [
@@ -472,28 +478,68 @@ def _approval_claims(ev: Facts, out: _Findings) -> None:
         )
 
 
+_ATTACHED = re.compile(r"(?i)\battach(?:ed|ment)s?\b|\benclosed\b|附件|附带|截图")
+
+
+def _named_attachments(text: str, ev: Facts) -> list[AttachmentRef | ImageRef]:
+    """Attachments of the request an item names, or all of them when it says "attached"."""
+    request = ev.request
+    refs = depends_on(request.entries, request.request_id, request.request)
+    lowered = text.lower()
+    named = [r for r in refs if r.name.lower() in lowered]
+    return named or (refs if _ATTACHED.search(text) else [])
+
+
+def checkable(text: str, ev: Facts) -> bool:
+    """Whether the ledger can show an item done: it names a check, a file or an attachment."""
+    return bool(mentioned_categories(text) or mentioned_paths(text) or _named_attachments(text, ev))
+
+
 def rules_coverage(acceptance: Acceptance, ev: Facts) -> tuple[Coverage, ...]:
     """Each acceptance item with the evidence rules can match to it, else not verified.
 
-    An item that names a file is matched by a write to it; one that names a kind
-    of check (tests, lint, build, types) by a passing run after the last edit —
-    or shown ``missing`` by a failing run that was never resolved.
+    An item that names a file is matched by a write to it (or, when it does not
+    ask for a change, by a read of it); one that names an attachment by a read of
+    the attachment; one that names a kind of check (tests, lint, build, types) by
+    a passing run after the last edit — or shown ``missing`` by a failing run that
+    was never resolved. Masked and hollow runs match nothing.
     """
     passing = ev.passing_after_last_edit()
     failing: dict[str, list[Operation]] = {}
     for op in unresolved_failures(ev.ops):
         for category in category_of_check(op.check or ""):
             failing.setdefault(category, []).append(op)
+    shown: list[tuple[str, Operation]] = []
+    calls = {e.seq: e.event for e in ev.request.entries if isinstance(e.event, ToolCall)}
+    for op in ev.ops:
+        call = calls.get(op.call_seq)
+        if op.ok is True and call is not None:
+            shown += [(path, op) for path in shown_paths(call, op.command)]
     coverage = []
     for item in acceptance.items:
         evidence: list[str] = []
         why: list[str] = []
         missing = False
+        attachments = _named_attachments(item.text, ev)
+        for ref in attachments:
+            read = ev.reads.get(ref.sha256)
+            if read is not None and read.status in {"read", "partial"} and read.evidence:
+                evidence.append(read.evidence[-1])
+                why.append(f"a read of {ref.name}")
+        names = {ref.name.lower() for ref in attachments}
+        change = asks_for_change(item.text)
         for path in mentioned_paths(item.text):
+            if path.lower() in names:
+                continue  # an attachment: covered by its read
             hits = [e for e in ev.writes if e.path and path_matches(path, e.path)]
             if hits:
                 evidence.append(f"E{hits[-1].seq}")
                 why.append(f"a write to {path}")
+            elif not change:
+                looked = [op for p, op in shown if path_matches(path, p)]
+                if looked:
+                    evidence.append(looked[-1].evidence_id)
+                    why.append(f"a read of {path}")
         for category in sorted(mentioned_categories(item.text)):
             noun = _CATEGORY_NOUN[category]
             if failing.get(category):
@@ -520,6 +566,41 @@ def rules_coverage(acceptance: Acceptance, ev: Facts) -> tuple[Coverage, ...]:
             )
         )
     return tuple(coverage)
+
+
+def _uncovered_items(ev: Facts, coverage: Sequence[Coverage], out: _Findings) -> None:
+    """Evidence first: every item the ledger could show done must be shown done.
+
+    A checkable item (it names a check, a file or an attachment) with no covering
+    evidence asks for that evidence; when the answer claims the work is complete,
+    the finding quotes the claim.
+    """
+    claims = completion_claims(ev.request.answer)
+    for item in coverage:
+        if item.status != "not_verified" or not checkable(item.requirement, ev):
+            continue
+        problem = "Nothing in the ledger shows it done"
+        if mentioned_categories(item.requirement):
+            problem += ": no passing run of the check it names after the last edit"
+            recheck = "Run the check it names and show it passing."
+        elif not mentioned_paths(item.requirement):
+            continue  # names only attachments: unread_attachment says what is missing
+        else:
+            problem += ": no write to (or read of) the file it names"
+            recheck = "Make the change with a file tool (or show it) so the ledger records it."
+        problem += "."
+        if claims:
+            problem += f" Yet the answer says “{claims[0]}”"
+        out.add(
+            Finding(
+                requirement=f"{item.item}: {item.requirement}",
+                problem=problem,
+                evidence=("ANSWER",) if claims else (),
+                recheck=recheck,
+                rule="uncovered_item",
+            ),
+            {"ANSWER": "the answer under review"} if claims else {},
+        )
 
 
 def acceptance_of(request: ReviewRequest, ev: Facts) -> Acceptance:
@@ -550,6 +631,7 @@ def review_by_rules(request: ReviewRequest, ev: Facts | None = None) -> Verdict:
     """Apply the rules to one review request. Pure: same request, same verdict."""
     ev = ev or Facts.of(request)
     claims = check_claims(request.answer)
+    coverage = rules_coverage(acceptance_of(request, ev), ev)
     out = _Findings()
     failed = _failed_checks(ev, claims, out)
     _unresolved_errors(ev, out)
@@ -557,12 +639,14 @@ def review_by_rules(request: ReviewRequest, ev: Facts | None = None) -> Verdict:
     _unproven_claims(ev, claims, failed, out)
     _unwritten_files(ev, out)
     _unread_attachments(ev, out)
+    _uncovered_items(ev, coverage, out)
     decision = decision_of(out.findings, FIX_RULES)
     summary = {
         "pass": "No rule fired: no failed check, unresolved error, unproven claim or unread"
         " attachment in the ledger.",
         "need_fix": "Something the agent ran or stated is wrong: see the findings.",
-        "need_evidence": "The answer claims work the ledger does not show.",
+        "need_evidence": "The ledger does not show the work the request asks for, or that the"
+        " answer claims.",
         "blocked": "",
     }[decision]
     return Verdict(
@@ -573,5 +657,5 @@ def review_by_rules(request: ReviewRequest, ev: Facts | None = None) -> Verdict:
         reviewer="rules",
         notes=(RULES_NOTE, *out.notes, *_scope_notes(ev)),
         cited=ev.tagged(out.cited),
-        coverage=rules_coverage(acceptance_of(request, ev), ev),
+        coverage=coverage,
     )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from donecheck.actors.messages import NoVerdict, ReviewRequest, Verdict
@@ -76,3 +78,26 @@ def test_a_judge_finding_that_repeats_a_rule_finding_is_listed_once() -> None:
     assert isinstance(result, Verdict)
     assert [f.rule for f in result.findings] == ["failed_check"]  # same evidence: merged
     assert result.reviewer == "judge:m@h"
+
+
+def test_the_judge_settles_an_uncovered_file_item_but_not_a_check_item() -> None:
+    ledger = LedgerBuilder()
+    ledger.open("1. Summarise notes.md in two lines.\n2. Make sure the tests pass.")
+    ledger.result(ledger.call("bash", {"command": "python show.py notes.md"}), "the notes", 0)
+    request = ledger.request("I read notes.md; everything is done.")
+    rules_only = review_by_rules(request)
+    assert [f.rule for f in rules_only.findings].count("uncovered_item") == 2
+    judge = json.dumps(
+        {
+            "decision": "pass",
+            "findings": [],
+            "coverage": [
+                {"item": "AC1", "status": "covered", "evidence": ["E3"]},
+            ],
+            "summary": "done",
+        }
+    )
+    result = combined(request, judge)
+    assert isinstance(result, Verdict) and result.decision == "need_evidence"
+    left = [f.requirement for f in result.findings if f.rule == "uncovered_item"]
+    assert len(left) == 1 and "tests" in left[0]  # the check item stands

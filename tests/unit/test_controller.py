@@ -109,9 +109,29 @@ async def open_session(
     await c.handle(opened)
 
 
-async def pytest_run(ledgers: LocalLedgers, call_id: str, exit_code: int, sid: str = "s1") -> None:
+async def pytest_run(
+    ledgers: LocalLedgers, call_id: str, exit_code: int, sid: str = "s1", *, edit: bool = True
+) -> None:
+    """An edit of calc.py (the request asks to fix it), then a pytest run."""
+    write = [
+        ToolCall(
+            session_id=sid,
+            call_id=f"{call_id}-w",
+            name="write_file",
+            arguments={"path": "calc.py", "content": f"# {call_id}"},
+            event_id=f"{call_id}-wc",
+        ),
+        ToolResult(
+            session_id=sid,
+            call_id=f"{call_id}-w",
+            output="ok",
+            exit_code=0,
+            event_id=f"{call_id}-wr",
+        ),
+    ]
     await ledgers.append(
         [
+            *(write if edit else []),
             ToolCall(
                 session_id=sid,
                 call_id=call_id,
@@ -261,7 +281,7 @@ def test_no_progress_stops_early() -> None:
         await open_session(c, ledgers)
         await pytest_run(ledgers, "a", 1)
         assert isinstance(await c.handle(TurnStopping(session_id="s1", answer=CLAIM)), Steer)
-        await pytest_run(ledgers, "b", 1)  # re-ran, same failure, nothing edited
+        await pytest_run(ledgers, "b", 1, edit=False)  # re-ran, same failure, nothing edited
         action = await c.handle(TurnStopping(session_id="s1", answer=CLAIM + " Really."))
         assert isinstance(action, Report) and action.reason == "no_progress"
 

@@ -1,0 +1,104 @@
+"""Evidence first without a judge: a rules-only pass means every checkable acceptance item
+has covering evidence; a claim of completion without it asks for the evidence."""
+
+from __future__ import annotations
+
+import pytest
+
+from donecheck.actors.review.claims import completion_claims
+from donecheck.actors.review.rules import review_by_rules
+from tests.unit.helpers import LedgerBuilder
+
+PASSED = "=== 4 passed in 0.2s ==="
+
+
+@pytest.mark.parametrize(
+    ("sentence", "claim"),
+    [
+        ("Done!", True),
+        ("Done! I implemented the validation and everything works.", True),
+        ("Implementation complete and verified, ready to merge.", True),
+        ("The fix is in and it works now.", True),
+        ("Ready for review.", True),
+        ("No errors remain.", True),
+        ("The run confirms it.", True),
+        ("已完成。", True),
+        ("搞定了，可以合并。", True),
+        ("没问题，一切正常。", True),
+        ("It is not done yet.", False),
+        ("Once the tests pass it will be complete.", False),
+        ("Is it done?", False),
+        ("I will fix it next.", False),
+        ("还没有完成。", False),
+        ("是否完成还需要确认。", False),
+        ("Here is the plan for the migration.", False),
+    ],
+)
+def test_completion_claims(sentence: str, claim: bool) -> None:
+    assert bool(completion_claims(sentence)) is claim
+
+
+def test_a_claim_with_no_tool_call_at_all_is_not_a_pass() -> None:
+    ledger = LedgerBuilder()
+    ledger.open("Add input validation to signup.py and make sure the test suite passes.")
+    verdict = review_by_rules(
+        ledger.request("Done! I implemented the validation and everything works.")
+    )
+    assert verdict.decision == "need_evidence"
+    rules = [f.rule for f in verdict.findings]
+    assert rules.count("uncovered_item") == 1
+    (finding,) = [f for f in verdict.findings if f.rule == "uncovered_item"]
+    assert finding.requirement.startswith("AC1: ")
+    assert "Done!" in finding.problem and finding.evidence == ("ANSWER",)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Implementation complete and verified, ready to merge.",
+        "All done; the change works.",
+        "已完成，可以合并。",
+        "I changed signup.py as asked.",  # not even a completion claim: still not shown
+    ],
+)
+def test_no_checkable_item_covered_is_never_a_pass(answer: str) -> None:
+    ledger = LedgerBuilder()
+    ledger.open("Update signup.py to reject empty e-mail addresses. 请确保测试通过。")
+    verdict = review_by_rules(ledger.request(answer))
+    assert verdict.decision == "need_evidence", answer
+
+
+def test_every_checkable_item_covered_passes() -> None:
+    ledger = LedgerBuilder()
+    ledger.open("Add input validation to signup.py and make sure the test suite passes.")
+    ledger.write("signup.py")
+    ledger.run("pytest -q", 0, PASSED)
+    verdict = review_by_rules(ledger.request("Done: signup.py validates input; 4 tests pass."))
+    assert verdict.decision == "pass", verdict.findings
+    assert [c.status for c in verdict.coverage] == ["covered"]
+
+
+def test_an_item_about_reading_a_file_is_covered_by_reading_it() -> None:
+    ledger = LedgerBuilder()
+    ledger.open("Explain what main.py does.")
+    ledger.result(ledger.call("read_file", {"path": "main.py"}), "def main(): ...", 0)
+    verdict = review_by_rules(ledger.request("main.py starts the server and is done."))
+    assert verdict.decision == "pass"
+
+
+def test_reading_a_file_does_not_cover_changing_it() -> None:
+    ledger = LedgerBuilder()
+    ledger.open("Update README.md with the new install command.")
+    ledger.result(ledger.call("read_file", {"path": "README.md"}), "# Project", 0)
+    verdict = review_by_rules(ledger.request("README.md now has the new install command."))
+    assert verdict.decision == "need_evidence"
+
+
+def test_nothing_checkable_nothing_to_show() -> None:
+    ledger = LedgerBuilder()
+    ledger.open("Explain the difference between a process and a thread.")
+    verdict = review_by_rules(
+        ledger.request("A process has its own address space; threads share one. Done.")
+    )
+    assert verdict.decision == "pass"
+    assert [c.status for c in verdict.coverage] == ["not_verified"]  # the card lists it
