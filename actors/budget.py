@@ -103,6 +103,10 @@ class SessionUsage(msgspec.Struct, kw_only=True):
     reservations: dict[str, int] = {}
     """Reservation id → tokens held until its final settlement."""
     unknown_calls: int = 0
+    retries: int = 0
+    """Attempts beyond the first of an aux call."""
+    kind_tokens: dict[str, int] = {}
+    """Reported tokens per aux call kind."""
     main_calls: int = 0
     aux_calls: dict[str, int] = {}
     rechecks: int = 0
@@ -319,9 +323,15 @@ class BudgetAccountant:
                     usage.input_tokens += msg.input_tokens or 0
                     usage.output_tokens += msg.output_tokens or 0
                     usage.cache_hit_tokens += msg.cache_hit_tokens or 0
+                    usage.kind_tokens = {
+                        **usage.kind_tokens,
+                        msg.kind: usage.kind_tokens.get(msg.kind, 0) + spent,
+                    }
                     for pool in (tenant, shard):
                         if pool is not None:
                             pool.tokens += spent
+                if msg.attempt > 1:
+                    usage.retries += 1
                 if msg.attempt == 1:
                     usage.aux_calls = {
                         **usage.aux_calls,
@@ -377,6 +387,8 @@ class BudgetAccountant:
             reserved_tokens=usage.reserved,
             cache_hit_tokens=usage.cache_hit_tokens,
             cap=self._caps.session_tokens,
+            aux_tokens_by_kind=dict(usage.kind_tokens),
+            retries=usage.retries,
         )
 
     def statistics(self) -> dict[str, Any]:

@@ -19,7 +19,6 @@ the pure :func:`~donecheck.actors.loop.next_action`.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,12 +31,12 @@ from donecheck.actors.config import Config
 from donecheck.actors.errors import UnknownSessionError
 from donecheck.actors.ids import new_id
 from donecheck.actors.loop import (
+    REOPENS,
     Limits,
     TaskState,
     card_of,
     end_without_review,
     ending_action,
-    is_trivial,
     next_action,
     progress_key,
 )
@@ -72,12 +71,15 @@ from donecheck.actors.messages import (
 )
 from donecheck.actors.peers import BudgetPort, LedgerPort, ReviewerPort
 from donecheck.actors.process import process_facts
-from donecheck.actors.review.evidence import operations
+from donecheck.actors.review.checklist import ANSWERS_BUDGET
+from donecheck.actors.review.evidence import operations, snapshots
+from donecheck.actors.review.trivial import trivial_stop
 from donecheck.actors.store import LedgerStore, StateWriter, StoreLocation, opened
 
 __all__ = ["CompletionController"]
 
 _HISTORY = 16  # finished tasks kept per session for report()
+_ANSWERS_KEPT = 4  # earlier answers kept per task for the checklist
 
 
 class SessionRecord(msgspec.Struct, kw_only=True):
@@ -86,7 +88,8 @@ class SessionRecord(msgspec.Struct, kw_only=True):
     policy: Policy
     task: TaskState
     history: tuple[TaskState, ...] = ()
-    last_answer: str | None = None
+    last_stop: str | None = None
+    """The event id of the latest stop, answered by ``last_action``."""
     last_action: Deliver | Steer | Report | None = None
     closed: bool = False
 
@@ -101,7 +104,7 @@ class _Session:
     task: TaskState
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     generation: int = 0
-    last_answer: str | None = None
+    last_stop: str | None = None
     last_action: ControllerAction | None = None
     inflight: asyncio.Task[tuple[ReviewResult, str]] | None = None
     materials: list[asyncio.Task[None]] = field(default_factory=list)
@@ -116,7 +119,7 @@ class _Session:
             policy=self.policy,
             task=self.task,
             history=tuple(self.history),
-            last_answer=self.last_answer,
+            last_stop=self.last_stop,
             last_action=self.last_action,
             closed=self.closed,
         )
@@ -222,7 +225,7 @@ class CompletionController:
             policy=record.policy,
             limits=self._limits.with_policy(record.policy),
             task=record.task,
-            last_answer=record.last_answer,
+            last_stop=record.last_stop,
             last_action=record.last_action,
             history=list(record.history),
             closed=record.closed,
@@ -295,7 +298,7 @@ class CompletionController:
 
     def _invalidate(self, session: _Session) -> None:
         session.generation += 1
-        session.last_answer = None
+        session.last_stop = None
         session.last_action = None
         if session.inflight is not None and not session.inflight.done():
             session.inflight.cancel()
@@ -394,23 +397,25 @@ class CompletionController:
 
     async def _turn_stopping(self, msg: TurnStopping) -> ControllerAction:
         session = self._get(msg.session_id)
-        digest = hashlib.blake2b(msg.answer.encode("utf-8"), digest_size=16).hexdigest()
         async with session.lock:
-            if session.last_answer == digest and session.last_action is not None:
-                self._stats["duplicates"] += 1
+            if msg.event_id and msg.event_id == session.last_stop and session.last_action:
+                self._stats["duplicates"] += 1  # the same stop event again: one answer
                 return session.last_action
             session.usage = None
             action = await self._decide(session, msg)
             if not isinstance(action, Steer):  # the turn ends: its card carries usage
                 action = await self._with_usage(session, action, session.usage)
-            session.last_answer = digest
+            session.last_stop = msg.event_id or None
             session.last_action = action
             await self._save(msg.session_id, session)
             return action
 
     async def _decide(self, session: _Session, msg: TurnStopping) -> ControllerAction:
+        """Every stop is a stop. One that follows the loop's end gets that ending,
+        unless the answer went to the user (pass, skipped) and the agent stopped
+        again: then it is reviewed, on the rounds that are left."""
         task, limits = session.task, session.limits
-        if task.end_reason is not None:
+        if task.end_reason is not None and task.end_reason not in REOPENS:
             return ending_action(task, limits)
         if not session.policy.review or task.opted_out:
             scope = "this request" if session.policy.review else "this session"
@@ -418,15 +423,27 @@ class CompletionController:
                 task, "opted_out", f"DoneCheck is turned off for {scope}.", limits
             )
             return action
-        if is_trivial(msg.answer, limits.trigger_min_chars):
+        if not msg.answer.strip():  # said, not ended: the next stop is reviewed as usual
+            _, action = end_without_review(
+                task, "unverified", "The answer is empty: there was nothing to review.", limits
+            )
+            return action
+        first_stop = not task.chain and task.end_reason is None
+        if first_stop and await self._trivial(session, task, msg.answer):
             session.task, action = end_without_review(
                 task,
                 "skipped",
-                f"Not reviewed: the answer is under {limits.trigger_min_chars} characters"
-                " and has no code.",
+                "Not reviewed: a short first answer that claims nothing, on a request that"
+                " names no check, file or attachment, with no tool activity.",
                 limits,
             )
             return action
+        if task.end_reason is not None:  # reopened: the loop goes on where it was
+            task = msgspec.structs.replace(task, end_reason=None)
+        task = msgspec.structs.replace(
+            task, answers=(*task.answers, msg.answer[:ANSWERS_BUDGET])[-_ANSWERS_KEPT:]
+        )
+        session.task = task
 
         generation = session.generation
         review = asyncio.ensure_future(self._review(session, task, msg.answer))
@@ -451,6 +468,17 @@ class CompletionController:
             task, result, limits, now=self._clock.monotonic(), progress=progress
         )
         return action
+
+    async def _trivial(self, session: _Session, task: TaskState, answer: str) -> bool:
+        """A first stop skipped only where it is safe (:func:`trivial_stop`)."""
+        if len(answer) > 4 * self._limits.trigger_min_chars:
+            return False  # long by any count: no need to look at the ledger
+        if session.materials:
+            await asyncio.gather(*session.materials, return_exceptions=True)
+        view = await self._ledger.view(ViewRequest(session_id=task.session_id))
+        return trivial_stop(
+            answer, task.request_id, task.request, view.entries, session.limits.trigger_min_chars
+        )
 
     async def _review(
         self, session: _Session, task: TaskState, answer: str, kind: AuxKind = "review"
@@ -491,7 +519,11 @@ class CompletionController:
         reviewed = self._clock.monotonic()
         self._timing["review_call_s"] += reviewed - viewed
         findings = result.findings if isinstance(result, Verdict) else ()
-        progress = progress_key(findings, operations(view.entries))
+        progress = progress_key(
+            findings,
+            operations(view.entries),
+            snapshots(view.entries, self._config.snapshot_max_targets)[0],
+        )
         self._timing["progress_s"] += self._clock.monotonic() - reviewed
         return result, progress
 

@@ -197,11 +197,14 @@ class Attempt:
     usage: Usage
     error: str = ""
     elapsed_s: float = 0.0
+    sent: bool = True
+    """The request reached the server (``False``: connection refused, DNS, TLS)."""
 
     @property
     def rejected(self) -> bool:
-        """The provider refused before producing anything (an HTTP error status)."""
-        return self.status is not None and self.status != 200
+        """Nothing was produced, so no usage is owed: the request never reached the
+        server, or the server refused it with an HTTP error status."""
+        return not self.sent or (self.status is not None and self.status != 200)
 
 
 @dataclass(frozen=True, slots=True)
@@ -375,13 +378,20 @@ class SpreadTransport(httpx.AsyncBaseTransport):
 
 class _AttemptFailed(Exception):
     def __init__(
-        self, error: str, *, status: int | None, retry: bool, wait_s: float | None = None
+        self,
+        error: str,
+        *,
+        status: int | None,
+        retry: bool,
+        wait_s: float | None = None,
+        sent: bool = True,
     ) -> None:
         super().__init__(error)
         self.error = error
         self.status = status
         self.retry = retry
         self.wait_s = wait_s
+        self.sent = sent
         self.usage = Usage()
 
 
@@ -482,6 +492,7 @@ class OpenAIProvider:
                                 failed.usage,
                                 failed.error,
                                 time.monotonic() - begun,
+                                failed.sent,
                             )
                         )
                         if not failed.retry or number == self._max_attempts:
@@ -544,6 +555,8 @@ class OpenAIProvider:
                 f"{type(exc).__name__}: {redact(str(exc)) or 'connection error'}",
                 status=None,
                 retry=True,
+                # nothing reached the server: refused, no such host, a failed TLS handshake
+                sent=not isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout),
             ) from None
         return self._read_json(raw)
 

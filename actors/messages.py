@@ -501,6 +501,8 @@ class Verdict(Message, frozen=True, kw_only=True):
     """Why the budget accountant refused the judge call (the rules decided alone)."""
     usage: UsageSummary | None = None
     """The session's usage after this review's model calls, when it made any."""
+    judge_errors: tuple[str, ...] = ()
+    """Why the configured judge could not be used for this review (the rules decided)."""
 
 
 class NoVerdict(Message, frozen=True, kw_only=True):
@@ -512,6 +514,7 @@ class NoVerdict(Message, frozen=True, kw_only=True):
     notes: tuple[str, ...] = ()
     budget_denied: str | None = None
     usage: UsageSummary | None = None
+    judge_errors: tuple[str, ...] = ()
 
 
 ReviewResult: TypeAlias = Verdict | NoVerdict
@@ -521,11 +524,18 @@ ReviewResult: TypeAlias = Verdict | NoVerdict
 
 
 class TurnStopping(Message, frozen=True, kw_only=True):
-    """The agent is about to end its turn with ``answer``."""
+    """The agent is about to end its turn with ``answer``.
+
+    Every stop is a stop: the same answer in a new stop is reviewed again (and
+    uses a round or ends the loop). Only the same stop *event* sent twice — a
+    retried hook or call with the same ``event_id`` — is answered once.
+    """
 
     session_id: str
     answer: str
     at: float = 0.0
+    event_id: str = ""
+    """Names this stop; empty: a new stop that no retry can repeat."""
 
 
 class Cancel(Message, frozen=True, kw_only=True):
@@ -581,6 +591,10 @@ class UsageSummary(Message, frozen=True, kw_only=True):
     cache_hit_tokens: int = 0
     cap: int | None = None
     """The session's aux token cap."""
+    aux_tokens_by_kind: dict[str, int] = {}
+    """Reported tokens per aux call kind (``pre_analysis``, ``review``, ``milestone``)."""
+    retries: int = 0
+    """Attempts beyond the first of aux calls (each settled with its own usage)."""
 
     @property
     def cost_calls(self) -> int:
@@ -608,6 +622,17 @@ class ReportCard(Message, frozen=True, kw_only=True):
     coverage: tuple[Coverage, ...] = ()
     quotes: dict[str, str] = {}
     """What cited material blocks literally say (id → text), apart from the judgements."""
+    reviews: int = 0
+    """Reviews made for the task: the first and ``R`` rechecks (``N + 2 + R``)."""
+    judge_errors: tuple[str, ...] = ()
+    """Why the configured judge could not be used (unreachable, invalid, refused)."""
+    one_shot: bool = False
+    """A recorded conversation reviewed once (``donecheck review``): no loop ran."""
+
+    @property
+    def rechecks(self) -> int:
+        """``R``: the reviews after the first."""
+        return max(0, self.reviews - 1)
 
 
 class Deliver(Message, frozen=True, kw_only=True):

@@ -163,7 +163,9 @@ class Reviewer:
             ev = Facts.of(request)
             rules = review_by_rules(request, ev)
             if self._warning:
-                rules = noted(rules, self._warning)
+                rules = msgspec.structs.replace(
+                    noted(rules, self._warning), judge_errors=(self._warning,)
+                )
             if self.route is None:
                 return rules
             # the controller's card needs the usage: it comes back with the verdict
@@ -322,8 +324,8 @@ class Reviewer:
                 noted(rules, f"The judge was not called: {generation.reason}."),
                 budget_denied=generation.reason,
             )
-        if isinstance(generation, str):  # the call failed
-            return fallback(rules, generation)
+        if isinstance(generation, str):  # the call failed: named on the card, rules decide
+            return msgspec.structs.replace(fallback(rules, generation), judge_errors=(generation,))
         started = time.perf_counter()
         try:
             parsed = parse_verdict(generation.text)

@@ -33,7 +33,7 @@ from donecheck.actors.messages import Steer
 from donecheck.runtime.replay import NewInput, replay_events
 from donecheck.runtime.transcripts.claude import load_claude_jsonl, tool_output
 
-__all__ = ["HookReply", "handle", "session_id_for"]
+__all__ = ["HookReply", "handle", "session_id_for", "stop_event_id"]
 
 FILE_TOOLS = {"Write", "Edit", "MultiEdit", "NotebookEdit"}
 _UNKNOWN_REQUEST = "(the user's request was not recorded by the hooks)"
@@ -52,6 +52,22 @@ def session_id_for(payload: dict[str, Any]) -> str:
     if not isinstance(claude, str) or not claude:
         raise InputError("the hook payload has no session_id")
     return f"claude-{claude}"
+
+
+def stop_event_id(payload: dict[str, Any], answer: str) -> str:
+    """Names one Stop: the same hook delivered again (a retry) gets the same id; a
+    later stop — the agent went on and stopped again, even with the same words —
+    gets a new one, because the transcript has grown. Claude Code's
+    ``stop_hook_active`` stops count like any other."""
+    path = payload.get("transcript_path")
+    try:
+        size = os.path.getsize(path) if isinstance(path, str) and path else None
+    except OSError:
+        size = None
+    if size is None:  # no transcript to tell a retry from a new stop: a new stop
+        return "stop-" + os.urandom(8).hex()
+    raw = json.dumps([session_id_for(payload), size, answer]).encode()
+    return "stop-" + hashlib.blake2b(raw, digest_size=12).hexdigest()
 
 
 def _transcript(payload: dict[str, Any]) -> Any | None:
@@ -128,7 +144,9 @@ def handle(dc: Any, payload: dict[str, Any]) -> HookReply:
         answer = payload.get("last_assistant_message")
         if not isinstance(answer, str) or not answer.strip():
             answer = transcript.answer if transcript is not None else ""
-        action = session.turn_stopping(answer)
+        if not answer.strip():
+            return HookReply(note="DoneCheck: no final text to review; the turn was not checked")
+        action = session.turn_stopping(answer, event_id=stop_event_id(payload, answer))
         card = action.report
         note = f"DoneCheck: {card.decision or 'unverified'}"
         if isinstance(action, Steer):

@@ -23,7 +23,7 @@ from typing import Any
 from donecheck.actors import calls
 from donecheck.actors.clock import Clock
 from donecheck.actors.deploy import Deployment
-from donecheck.actors.errors import SessionClosedError
+from donecheck.actors.errors import InputError, SessionClosedError
 from donecheck.actors.ids import new_id
 from donecheck.actors.messages import (
     Ack,
@@ -184,8 +184,18 @@ class _SessionBase:
         self._check_open()
         return calls.ask(self._controller, msg)
 
-    def _stopping(self, answer: str) -> TurnStopping:
-        return TurnStopping(session_id=self.session_id, answer=answer, at=self._clock.now())
+    def _stopping(self, answer: str, event_id: str | None) -> TurnStopping:
+        if not isinstance(answer, str) or not answer.strip():
+            raise InputError(
+                f"session {self.session_id}: the answer to review is empty; pass the agent's"
+                " final text to turn_stopping()"
+            )
+        return TurnStopping(
+            session_id=self.session_id,
+            answer=answer,
+            at=self._clock.now(),
+            event_id=event_id or new_id("stop-"),
+        )
 
     def _new_input(self, text: str, request_id: str | None) -> UserInput:
         request_id = request_id or new_id("rq-")
@@ -264,10 +274,16 @@ class Session(_SessionBase):
             self.record([snapshot])
         return snapshot
 
-    def turn_stopping(self, answer: str) -> ControllerAction:
-        """The agent is about to stop with ``answer``: ``Deliver``, ``Steer`` or ``Report``."""
+    def turn_stopping(self, answer: str, *, event_id: str | None = None) -> ControllerAction:
+        """The agent is about to stop with ``answer``: ``Deliver``, ``Steer`` or ``Report``.
+
+        Every call is a new stop, reviewed again even with the same answer (and so
+        bounded by the loop's rounds). Give ``event_id`` when the same stop may be
+        delivered twice (a retried hook): it is then answered once. An empty
+        answer raises :class:`InputError`.
+        """
         action: ControllerAction = self._wait(
-            self._ask_ref(self._stopping(answer)),
+            self._ask_ref(self._stopping(answer, event_id)),
             "controller",
             self._config.review_call_timeout_s,
         )
@@ -380,9 +396,9 @@ class AsyncSession(_SessionBase):
             await self.record([snapshot])
         return snapshot
 
-    async def turn_stopping(self, answer: str) -> ControllerAction:
+    async def turn_stopping(self, answer: str, *, event_id: str | None = None) -> ControllerAction:
         action: ControllerAction = await self._wait(
-            self._ask_ref(self._stopping(answer)),
+            self._ask_ref(self._stopping(answer, event_id)),
             "controller",
             self._config.review_call_timeout_s,
         )

@@ -13,21 +13,21 @@ tables in ``tests/unit/test_loop.py``.
 """
 
 from donecheck.actors.loop.decide import (
+    REOPENS,
     end_without_review,
     ending_action,
-    is_trivial,
     next_action,
     progress_key,
 )
 from donecheck.actors.loop.state import Limits, TaskState, card_of
 
 __all__ = [
+    "REOPENS",
     "Limits",
     "TaskState",
     "card_of",
     "end_without_review",
     "ending_action",
-    "is_trivial",
     "next_action",
     "progress_key",
 ]

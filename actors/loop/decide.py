@@ -14,6 +14,7 @@ from donecheck.actors.messages import (
     ControllerAction,
     Deliver,
     EndReason,
+    FileSnapshot,
     Finding,
     NoVerdict,
     Operation,
@@ -25,34 +26,44 @@ from donecheck.actors.messages import (
 from donecheck.actors.review.checklist import steer_message
 
 __all__ = [
+    "REOPENS",
     "end_without_review",
     "ending_action",
-    "is_trivial",
     "next_action",
     "progress_key",
 ]
 
+REOPENS: frozenset[EndReason] = frozenset({"pass", "skipped"})
+"""Ends after which a later stop of the same request is reviewed again: the answer
+went to the user, yet the agent stopped once more (with more work, or none).
+After any other end the loop stays over: a later stop gets the same ending."""
 
-def is_trivial(answer: str, min_chars: int) -> bool:
-    """Short answers with no code are not reviewed (SPEC §7)."""
-    return len(answer.strip()) < min_chars and "```" not in answer and "`" not in answer
 
-
-def progress_key(findings: Sequence[Finding], ops: Sequence[Operation]) -> str:
+def progress_key(
+    findings: Sequence[Finding],
+    ops: Sequence[Operation],
+    snapshots: Sequence[FileSnapshot] = (),
+) -> str:
     """What must change between reviews for a round to count as progress.
 
-    The findings (by rule and requirement) plus the latest result per operation:
-    re-running a failing check that fails the same way is no progress; editing a
-    file or getting a different result is.
+    The findings (by rule and requirement), the latest result per operation and
+    the latest snapshot per file: re-running a failing check that fails the same
+    way is no progress; editing a file (seen by a tool or a snapshot) or getting
+    a different result is.
     """
     latest: dict[str, tuple[bool | None, int | None]] = {}
     for op in ops:
         latest[op.key] = (op.ok, op.exit_code)
+    files: dict[str, tuple[bool, str | None, int | None, float | None]] = {}
+    for snap in snapshots:
+        files[snap.path] = (snap.exists, snap.sha256, snap.size, snap.mtime)
     digest = hashlib.blake2b(digest_size=12)
     for f in sorted((f.rule or "", f.requirement) for f in findings):
         digest.update(repr(f).encode())
     for key in sorted(latest):
         digest.update(repr((key, latest[key])).encode())
+    for path in sorted(files):
+        digest.update(repr((path, files[path])).encode())
     return digest.hexdigest()
 
 
@@ -90,68 +101,61 @@ def next_action(
     * no verdict → :class:`Report` ``unverified`` (never a fix, never a pass);
     * ``need_fix``/``need_evidence`` → :class:`Steer` with a checklist, unless the
       round limit, the time window, or no progress since the last review stops
-      the loop first (→ :class:`Report`).
+      the loop first (→ :class:`Report`);
+    * when the judge was refused by the aux budget, the rules decided alone: their
+      findings steer as usual, but their ``pass`` is not one — the judge was
+      configured and never saw the answer — so the loop ends ``budget``,
+      the answer ``unverified``.
+
+    So the loop ends within ``max_rounds + 1`` reviewed stops: every steer uses a
+    round, and a review that does not steer ends it.
 
     ``now`` is monotonic seconds; ``progress`` is :func:`progress_key` of this review.
     """
     label = state.next_label
     first = state.first_review_at if state.first_review_at is not None else now
-    if result.budget_denied is not None:
-        # past the aux budget no call is started: the loop ends here, saying why
-        findings = result.findings if isinstance(result, Verdict) else ()
-        state = msgspec.structs.replace(
-            state,
-            chain=(*state.chain, AnswerLink(label=label, decision="budget")),
-            first_review_at=first,
-            end_reason="budget",
-            findings=findings,
-            cited=result.cited if isinstance(result, Verdict) else {},
-            notes=tuple(
-                dict.fromkeys(
-                    (
-                        *state.notes,
-                        *result.notes,
-                        f"{label}: the aux budget refused the review: {result.budget_denied}",
-                    )
-                )
-            ),
-            unverified=tuple(f"{f.requirement}: {f.problem}" for f in findings)
-            or (f"{label}: not reviewed by the judge (aux budget)",),
-        )
-        return state, ending_action(state, limits)
+    judge_errors = tuple(dict.fromkeys((*state.judge_errors, *result.judge_errors)))
+    state = msgspec.structs.replace(
+        state, first_review_at=first, reviews=state.reviews + 1, judge_errors=judge_errors
+    )
     if isinstance(result, NoVerdict):
         state = msgspec.structs.replace(
             state,
             chain=(*state.chain, AnswerLink(label=label, decision="unverified")),
-            first_review_at=first,
             end_reason="unverified",
-            notes=tuple(
-                dict.fromkeys(
-                    (*state.notes, *result.notes, f"{label} could not be verified: {result.reason}")
-                )
-            ),
-            raw_reviews=(*state.raw_reviews, result.raw_text)
-            if result.raw_text
-            else state.raw_reviews,
+            notes=_notes(state, result.notes, f"{label} could not be verified: {result.reason}"),
+            raw_reviews=_raw(state, result.raw_text),
             unverified=(*state.unverified, f"{label}: the review failed ({result.reason})"),
         )
         return state, ending_action(state, limits)
 
     verdict: Verdict = result
-    notes = tuple(dict.fromkeys((*state.notes, *verdict.notes)))
+    denied = verdict.budget_denied
+    decision = "unverified" if denied is not None and verdict.decision == "pass" else None
     state = msgspec.structs.replace(
         state,
-        chain=(*state.chain, AnswerLink(label=label, decision=verdict.decision)),
-        first_review_at=first,
+        chain=(*state.chain, AnswerLink(label=label, decision=decision or verdict.decision)),
         findings=verdict.findings,
         cited=verdict.cited,
-        notes=notes,
+        notes=_notes(
+            state,
+            verdict.notes,
+            f"{label}: the aux budget refused the judge call ({denied}); the rules decided"
+            if denied is not None
+            else "",
+        ),
         coverage=verdict.coverage,
         quotes=verdict.quotes,
-        raw_reviews=(*state.raw_reviews, verdict.raw_text)
-        if verdict.raw_text
-        else state.raw_reviews,
+        raw_reviews=_raw(state, verdict.raw_text),
     )
+    if decision == "unverified":
+        state = msgspec.structs.replace(
+            state,
+            end_reason="budget",
+            last_progress=progress,
+            unverified=(*state.unverified, f"{label}: not judged (aux budget)"),
+        )
+        return state, ending_action(state, limits)
     if verdict.decision == "pass":
         state = msgspec.structs.replace(state, end_reason="pass", last_progress=progress)
         return state, ending_action(state, limits)
@@ -183,6 +187,7 @@ def next_action(
         reviewed_label=label,
         round_no=round_no,
         max_rounds=limits.max_rounds,
+        answers=state.answers,
     )
     return state, Steer(
         session_id=state.session_id,
@@ -191,3 +196,11 @@ def next_action(
         message=message,
         report=card_of(state, limits.max_rounds),
     )
+
+
+def _notes(state: TaskState, more: Sequence[str], last: str = "") -> tuple[str, ...]:
+    return tuple(dict.fromkeys((*state.notes, *more, *((last,) if last else ()))))
+
+
+def _raw(state: TaskState, raw: str) -> tuple[str, ...]:
+    return (*state.raw_reviews, raw) if raw else state.raw_reviews

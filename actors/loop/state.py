@@ -61,6 +61,12 @@ class TaskState(msgspec.Struct, frozen=True, kw_only=True):
     opted_out: bool = False
     """Review turned off for this request only."""
     milestone_used: bool = False
+    reviews: int = 0
+    """Reviews made for this task: the first plus ``R`` rechecks."""
+    answers: tuple[str, ...] = ()
+    """The agent's answers so far (each cut to 12,000 characters), for the checklist."""
+    judge_errors: tuple[str, ...] = ()
+    """Why the judge could not be used, when it could not (named on the card)."""
 
     @property
     def next_label(self) -> str:
@@ -85,4 +91,6 @@ def card_of(state: TaskState, max_rounds: int, usage: UsageSummary | None = None
         usage=usage,
         coverage=state.coverage,
         quotes=state.quotes,
+        reviews=state.reviews,
+        judge_errors=state.judge_errors,
     )

@@ -4,16 +4,50 @@ It says plainly that it comes from DoneCheck, not the user; keeps the task (no
 fresh start, no new pre-analysis); grants no new permissions; and asks the agent
 to label what it adds in this round so a reader can tell rounds apart. Review
 text itself never goes into the conversation — only this checklist.
+
+As the seeds' fix protocol has it, the message carries the agent's earlier
+answers (the latest whole, older ones cut, 12,000 characters in all) — they
+may be gone from its context after compaction — and the last round says so:
+resolve every item now.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from donecheck.actors.messages import Finding, Verdict
 from donecheck.actors.review.gates import is_defect
 
-__all__ = ["round_label", "steer_message"]
+__all__ = ["ANSWERS_BUDGET", "earlier_answers", "round_label", "steer_message"]
 
 _REQUEST_PREVIEW = 300
+ANSWERS_BUDGET = 12_000
+"""Characters of earlier answers a steer message carries."""
+_LATEST_SHARE = 8_000
+_OLDER_MIN = 200
+
+
+def _cut(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    head = limit // 3
+    return f"{text[:head]} … [{len(text) - limit} characters cut] … {text[-(limit - head) :]}"
+
+
+def earlier_answers(answers: Sequence[str], budget: int = ANSWERS_BUDGET) -> list[tuple[int, str]]:
+    """``(number, text)`` of the answers to show, oldest first, within ``budget``
+    characters: the latest whole (up to 8,000), the older ones sharing the rest."""
+    if not answers or budget <= 0:
+        return []
+    latest = _cut(answers[-1], min(_LATEST_SHARE, budget))
+    shown = [(len(answers), latest)]
+    room = budget - len(latest)
+    older = list(enumerate(answers[:-1], start=1))
+    while older and room // len(older) < _OLDER_MIN:
+        older.pop(0)  # the oldest go first
+    for number, text in older:
+        shown.insert(-1, (number, _cut(text, room // len(older))))
+    return shown
 
 
 def round_label(answer_label: str) -> str:
@@ -34,8 +68,16 @@ def _item(n: int, finding: Finding, cited: dict[str, str]) -> list[str]:
 
 
 def steer_message(
-    *, verdict: Verdict, request: str, reviewed_label: str, round_no: int, max_rounds: int
+    *,
+    verdict: Verdict,
+    request: str,
+    reviewed_label: str,
+    round_no: int,
+    max_rounds: int,
+    answers: Sequence[str] = (),
 ) -> str:
+    """The checklist for round ``round_no`` of ``max_rounds``; ``answers`` are the
+    agent's answers so far (the last one is ``reviewed_label``)."""
     next_label = f"A{int(reviewed_label[1:]) + 1}" if reviewed_label[1:].isdigit() else "next"
     preview = " ".join(request.split())
     if len(preview) > _REQUEST_PREVIEW:
@@ -63,6 +105,18 @@ def steer_message(
         for n, finding in enumerate(gather, 1):
             lines.extend(_item(n, finding, verdict.cited))
         lines.append("")
+    shown = earlier_answers(answers)
+    if len(shown) > 1 or (shown and len(answers) > 1):
+        lines.append("Your answers so far (the latest in full, older ones cut):")
+        for number, text in shown:
+            lines += [f"--- A{number} ---", text]
+        lines.append("")
+    if round_no >= max_rounds:
+        lines += [
+            "This is the last round: resolve every item above now and re-check every"
+            " requirement. DoneCheck will not send another checklist for this request.",
+            "",
+        ]
     lines += [
         "Rules for this round:",
         "- Keep working on the same task with the tools and permissions you already have;"

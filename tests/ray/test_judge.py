@@ -149,7 +149,8 @@ def test_controller_and_accountant_killed_mid_loop_keep_their_counts(
         call = session.tool_call("bash", {"command": "pytest -q"})
         session.tool_result(call, output="1 failed in 0.1s", exit_code=1)
         first = session.turn_stopping(
-            "Fixed add() in the calculator module; all of the tests pass now."
+            "Fixed add() in the calculator module; all of the tests pass now.",
+            event_id="stop-a1",
         )
         assert isinstance(first, Steer) and first.round == 1
         usage_before = session.report().usage  # a Steer's card leaves usage to the report
@@ -167,7 +168,8 @@ def test_controller_and_accountant_killed_mid_loop_keep_their_counts(
         # the same stop event after the restart: answered from the saved action
         assert (
             session.turn_stopping(
-                "Fixed add() in the calculator module; all of the tests pass now."
+                "Fixed add() in the calculator module; all of the tests pass now.",
+                event_id="stop-a1",
             )
             == first
         )

@@ -17,6 +17,7 @@ from donecheck.runtime import (
     AttachmentError,
     Deliver,
     DoneCheck,
+    InputError,
     Policy,
     Report,
     SessionClosedError,
@@ -35,16 +36,16 @@ def test_need_fix_then_deliver_after_the_check_passes(dc: DoneCheck) -> None:
     with dc.open_session("Fix add() in calc.py so the tests pass") as session:
         call = session.tool_call("bash", {"command": "pytest -q"})
         session.tool_result(call, output=FAILED)  # no exit code: read from the output
-        action = session.turn_stopping(CLAIM)
+        action = session.turn_stopping(CLAIM, event_id="stop-a1")
         assert isinstance(action, Steer)
-        (finding,) = action.report.findings
+        (finding,) = [f for f in action.report.findings if f.rule == "failed_check"]
         assert finding.evidence == ("E3",)
         assert "1 failed, 2 passed" in action.report.cited["E3"]
         assert "from DoneCheck, not from the user" in action.message
         assert action.report.decision == "need_fix"
 
-        # the same stop event again: consumed once, same action
-        assert session.turn_stopping(CLAIM) == action
+        # the same stop event again (a retried call): consumed once, same action
+        assert session.turn_stopping(CLAIM, event_id="stop-a1") == action
 
         session.tool_call("write_file", {"path": "calc.py", "content": "..."}, call_id="w")
         session.tool_result("w", output="ok", ok=True)
@@ -61,7 +62,8 @@ def test_async_sessions_in_parallel_spread_over_shards(dc: DoneCheck) -> None:
         session = await dc.open_session_async(f"task {i}")
         async with session:
             call = await session.tool_call("bash", {"command": "pytest"})
-            await session.tool_result(call, output="", exit_code=i % 2)
+            said = "=== 1 failed in 0.1s ===" if i % 2 else "=== 3 passed in 0.1s ==="
+            await session.tool_result(call, output=said, exit_code=i % 2)
             action = await session.turn_stopping(CLAIM)
             return type(action).__name__
 
@@ -141,8 +143,10 @@ def test_unknown_session_error_crosses_the_actor_boundary(dc: DoneCheck) -> None
 def test_opt_out_and_skip(dc: DoneCheck) -> None:
     off = dc.open_session("x", policy=Policy(review=False))
     assert off.turn_stopping(CLAIM).report.end_reason == "opted_out"
-    short = dc.open_session("x")
-    assert short.turn_stopping("Done.").report.decision == "skipped"
+    short = dc.open_session("Say hello.")
+    assert short.turn_stopping("Hello!").report.decision == "skipped"
+    with pytest.raises(InputError, match="empty"):
+        short.turn_stopping("   ")
 
 
 def test_reviewer_restarts_after_a_crash(dc: DoneCheck) -> None:

@@ -157,3 +157,19 @@ def test_hook_session_id() -> None:
     assert session_id_for({"session_id": "abc"}) == "claude-abc"
     with pytest.raises(InputError, match="no session_id"):
         session_id_for({})
+
+
+def test_a_stops_event_id_tells_a_retry_from_a_new_stop(tmp_path) -> None:
+    from donecheck.runtime.hooks import stop_event_id
+
+    transcript = tmp_path / "t.jsonl"
+    transcript.write_text('{"type": "user"}\n')
+    payload = {"session_id": "abc", "transcript_path": str(transcript), "stop_hook_active": False}
+    first = stop_event_id(payload, "All tests pass.")
+    assert stop_event_id(payload, "All tests pass.") == first  # the same hook, retried
+    with transcript.open("a") as f:
+        f.write('{"type": "assistant"}\n')  # the agent went on, then stopped again
+    again = {**payload, "stop_hook_active": True}
+    assert stop_event_id(again, "All tests pass.") != first  # same words, a new stop
+    no_transcript = {"session_id": "abc"}
+    assert stop_event_id(no_transcript, "x") != stop_event_id(no_transcript, "x")

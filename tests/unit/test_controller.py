@@ -177,7 +177,7 @@ def test_duplicate_stop_event_reviews_once() -> None:
         c, ledgers, _ = make(LocalReviewers([CountingReviewer()]))
         await open_session(c, ledgers)
         await pytest_run(ledgers, "a", 1)
-        stop = TurnStopping(session_id="s1", answer=CLAIM)
+        stop = TurnStopping(session_id="s1", answer=CLAIM, event_id="stop-1")
         first, second = await asyncio.gather(c.handle(stop), c.handle(stop))
         third = await c.handle(stop)
         assert first == second == third
@@ -187,12 +187,39 @@ def test_duplicate_stop_event_reviews_once() -> None:
     run(body)
 
 
+def test_the_same_answer_in_a_new_stop_is_reviewed_again_and_the_loop_ends() -> None:
+    async def body() -> None:
+        CountingReviewer.calls = 0
+        c, ledgers, _ = make(LocalReviewers([CountingReviewer()]))
+        await open_session(c, ledgers)
+        await pytest_run(ledgers, "a", 1)
+        first = await c.handle(TurnStopping(session_id="s1", answer=CLAIM, event_id="e1"))
+        assert isinstance(first, Steer) and first.round == 1
+        # the agent repeats itself without doing anything: a new stop, no progress
+        again = await c.handle(TurnStopping(session_id="s1", answer=CLAIM, event_id="e2"))
+        assert isinstance(again, Report) and again.reason == "no_progress"
+        assert [x.label for x in again.report.chain] == ["A1", "A2"]
+        assert CountingReviewer.calls == 2
+        # and the loop stays over: further stops get the same ending, unreviewed
+        later = await c.handle(TurnStopping(session_id="s1", answer=CLAIM))
+        assert isinstance(later, Report) and later.reason == "no_progress"
+        assert CountingReviewer.calls == 2
+
+    run(body)
+
+
 def test_trivial_answer_is_skipped_and_opt_out_delivers() -> None:
     async def body() -> None:
         c, ledgers, _ = make()
+        chat = SessionOpened(session_id="s0", request_id="r0", request="Say hello to the team.")
+        await ledgers.append([chat])
+        await c.handle(chat)
+        action = await c.handle(TurnStopping(session_id="s0", answer="Hello, team!"))
+        assert isinstance(action, Deliver) and action.report.decision == "skipped"
+        # "Done." claims completion, and the request names a file: reviewed, not skipped
         await open_session(c, ledgers)
         action = await c.handle(TurnStopping(session_id="s1", answer="Done."))
-        assert isinstance(action, Deliver) and action.report.decision == "skipped"
+        assert isinstance(action, Steer) and action.report.decision == "need_evidence"
         await open_session(c, ledgers, "s2", Policy(review=False))
         action = await c.handle(TurnStopping(session_id="s2", answer=CLAIM))
         assert isinstance(action, Deliver) and action.report.end_reason == "opted_out"
@@ -401,12 +428,13 @@ def test_a_restart_keeps_rounds_chain_and_the_consumed_verdict(tmp_path: Path) -
         c = durable(tmp_path, clock, ledgers)
         await open_session(c, ledgers)
         await pytest_run(ledgers, "a", 1)
-        first = await c.handle(TurnStopping(session_id="s1", answer=CLAIM))
+        stop = TurnStopping(session_id="s1", answer=CLAIM, event_id="stop-a1")
+        first = await c.handle(stop)
         assert isinstance(first, Steer) and first.round == 1
 
         again = durable(tmp_path, clock, ledgers)  # the actor restarted
         # the same stop event is not reviewed or steered twice across the restart
-        assert await again.handle(TurnStopping(session_id="s1", answer=CLAIM)) == first
+        assert await again.handle(stop) == first
         await ledgers.append(  # an edit: the next review sees progress
             [
                 ToolCall(
@@ -501,7 +529,7 @@ def test_milestone_checks_are_off_by_default_and_once_per_request() -> None:
     run(body)
 
 
-def test_a_denied_budget_ends_the_loop_with_budget() -> None:
+def test_a_denied_budget_lets_the_rules_steer_and_never_passes() -> None:
     class Denied(Reviewer):
         async def review(self, request: ReviewRequest) -> ReviewResult:
             verdict = await super().review(request)
@@ -513,8 +541,12 @@ def test_a_denied_budget_ends_the_loop_with_budget() -> None:
         await open_session(c, ledgers)
         await pytest_run(ledgers, "a", 1)
         action = await c.handle(TurnStopping(session_id="s1", answer=CLAIM))
+        assert isinstance(action, Steer)  # the failing test goes back to the agent
+        assert "aux budget refused the judge" in action.report.notes[-1]
+        await pytest_run(ledgers, "b", 0)
+        action = await c.handle(TurnStopping(session_id="s1", answer=CLAIM + " [DoneCheck A2]"))
         assert isinstance(action, Report) and action.reason == "budget"
-        assert action.report.unverified and "aux budget" in action.report.notes[-1]
+        assert action.report.decision == "unverified" and action.report.unverified
 
     run(body)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from donecheck.actors.loop import Limits, TaskState, is_trivial, next_action, progress_key
+from donecheck.actors.loop import Limits, TaskState, next_action, progress_key
 from donecheck.actors.messages import (
     AnswerLink,
     Deliver,
@@ -124,16 +124,18 @@ def verdict(decision: str, *findings: Finding) -> Verdict:
             "unverified",
             1,
         ),
-        # past the aux budget: the loop ends, whatever the rules found
+        # past the aux budget the judge is not called: the rules decide alone, and
+        # their findings steer as usual ...
         (
             state(),
             msgspec.structs.replace(verdict("need_fix", FIX), budget_denied="cap 200000"),
             0.0,
             "p",
-            Report,
-            "budget",
-            0,
+            Steer,
+            None,
+            1,
         ),
+        # ... but their pass is not one: the configured judge never saw the answer
         (
             state(rounds_used=1, first_review_at=0.0, last_progress="a"),
             msgspec.structs.replace(verdict("pass"), budget_denied="cap 200000"),
@@ -149,7 +151,7 @@ def verdict(decision: str, *findings: Finding) -> Verdict:
             0.0,
             "p",
             Report,
-            "budget",
+            "unverified",
             0,
         ),
     ],
@@ -195,21 +197,6 @@ def test_need_evidence_does_not_presume_a_defect() -> None:
     assert "does not mean the implementation is wrong" in act.message
 
 
-@pytest.mark.parametrize(
-    ("answer", "trivial"),
-    [
-        ("Done.", True),
-        ("x" * 59, True),
-        ("x" * 60, False),
-        ("`ls`", False),
-        ("```\ncode\n```", False),
-        ("   " + "y" * 10 + "   ", True),
-    ],
-)
-def test_is_trivial(answer: str, trivial: bool) -> None:
-    assert is_trivial(answer, 60) is trivial
-
-
 def test_progress_key_compares_latest_result_per_operation() -> None:
     def op(ok: bool, seq: int) -> Operation:
         return Operation(key="shell:pytest", tool="bash", call_seq=seq, ok=ok)
@@ -220,3 +207,41 @@ def test_progress_key_compares_latest_result_per_operation() -> None:
     assert failed_then_passed != passed_then_failed
     assert passed_then_failed == failed_twice == progress_key([FIX], [op(False, 9)])
     assert progress_key([FIX], []) != progress_key([NEED], [])
+
+
+def test_budget_is_an_end_reason_never_a_decision() -> None:
+    denied = msgspec.structs.replace(verdict("pass"), budget_denied="cap 200000")
+    after, act = next_action(state(), denied, LIMITS, 0.0, "p")
+    assert isinstance(act, Report) and act.reason == "budget"
+    assert [c.decision for c in after.chain] == ["unverified"]
+    assert act.report.decision == "unverified"
+
+
+def test_the_last_round_says_so_and_carries_earlier_answers() -> None:
+    s1, a1 = next_action(state(answers=("A one",)), verdict("need_fix", FIX), LIMITS, 0.0, "a")
+    assert isinstance(a1, Steer) and "last round" not in a1.message
+    assert "answers so far" not in a1.message  # only one answer: the agent just gave it
+    s1 = msgspec.structs.replace(s1, answers=("A one", "A two " + "x" * 20_000))
+    _, a2 = next_action(s1, verdict("need_fix", FIX), LIMITS, 10.0, "b")
+    assert isinstance(a2, Steer) and a2.round == 2 == LIMITS.max_rounds
+    assert "This is the last round" in a2.message
+    assert "--- A1 ---\nA one" in a2.message and "--- A2 ---" in a2.message
+    assert len(a2.message) < 12_000 + 3_000  # the answers within their 12,000 characters
+
+
+def test_reviews_count_every_review_and_judge_errors_reach_the_card() -> None:
+    failed = msgspec.structs.replace(verdict("need_fix", FIX), judge_errors=("refused",))
+    s1, _ = next_action(state(), failed, LIMITS, 0.0, "a")
+    s2, a2 = next_action(s1, verdict("pass"), LIMITS, 5.0, "b")
+    assert s2.reviews == 2 and a2.report.reviews == 2 and a2.report.rechecks == 1
+    assert a2.report.judge_errors == ("refused",)
+
+
+def test_a_changed_snapshot_is_progress() -> None:
+    from donecheck.actors.messages import FileSnapshot
+
+    def snap(sha: str) -> FileSnapshot:
+        return FileSnapshot(session_id="s", path="/w/calc.py", sha256=sha, size=10)
+
+    assert progress_key([FIX], [], [snap("a")]) != progress_key([FIX], [], [snap("b")])
+    assert progress_key([FIX], [], [snap("a")]) == progress_key([FIX], [], [snap("a")])

@@ -1,0 +1,76 @@
+"""Which stops are not worth a review (SPEC §7): only where skipping is safe.
+
+A stop is skipped only when all of these hold:
+
+* it is the request's first stop (the controller knows; every later stop is reviewed);
+* nothing was done in this request: no tool call since the request began;
+* the request names nothing the ledger could show: no check, file or attachment
+  among its acceptance items, and no attachment it depends on;
+* the answer claims nothing: no completion, passing check, written file or
+  approval claim, and no code;
+* the answer is short by content: fewer than ``min_chars`` characters of meaning,
+  where a CJK character counts as three (it carries about as much as an
+  English word's worth of letters).
+
+"Fixed. All tests pass." after a failing run is therefore reviewed, and so is
+"Implementation complete and verified, ready to merge." — however short.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from donecheck.actors.messages import LedgerEntry, SessionOpened, ToolCall, UserInput
+from donecheck.actors.review.claims import (
+    approval_claims,
+    check_claims,
+    completion_claims,
+    file_claims,
+    mentioned_categories,
+    mentioned_paths,
+    strip_code,
+)
+from donecheck.actors.review.preanalysis import depends_on, extract_acceptance
+
+__all__ = ["meaning_chars", "trivial_stop"]
+
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+
+
+def meaning_chars(text: str) -> int:
+    """Letters and digits in ``text``, a CJK character counting as three."""
+    return sum(3 if _CJK.match(ch) else 1 for ch in text if ch.isalnum())
+
+
+def trivial_stop(
+    answer: str,
+    request_id: str,
+    request: str,
+    entries: Sequence[LedgerEntry],
+    min_chars: int,
+) -> bool:
+    """Whether a request's first stop may be skipped (see the module docstring)."""
+    if "`" in answer or meaning_chars(strip_code(answer)) >= min_chars:
+        return False
+    if (
+        completion_claims(answer)
+        or check_claims(answer)
+        or file_claims(answer)
+        or approval_claims(answer)
+    ):
+        return False
+    start = next(
+        (
+            e.seq
+            for e in entries
+            if isinstance(e.event, SessionOpened | UserInput) and e.event.request_id == request_id
+        ),
+        0,
+    )
+    if any(isinstance(e.event, ToolCall) and e.seq > start for e in entries):
+        return False
+    if depends_on(entries, request_id, request):
+        return False
+    items = extract_acceptance(request_id, request).items
+    return not any(mentioned_categories(i.text) or mentioned_paths(i.text) for i in items)
