@@ -31,6 +31,8 @@ import email.utils
 import ipaddress
 import json
 import random
+import socket
+import ssl
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -395,6 +397,27 @@ class _AttemptFailed(Exception):
         self.usage = Usage()
 
 
+def transport_problem(exc: httpx.TransportError, url: str) -> str:
+    """What went wrong on the wire, in words: connection refused, no such host, TLS …"""
+    where = redact(url)
+    chain: list[BaseException] = []
+    cause: BaseException | None = exc
+    while cause is not None and len(chain) < 8:
+        chain.append(cause)
+        cause = cause.__cause__ or cause.__context__
+    if any(isinstance(c, ConnectionRefusedError) for c in chain) or (
+        isinstance(exc, httpx.ConnectError) and "connection attempts failed" in str(exc)
+    ):
+        return f"cannot reach {where}: connection refused (nothing is listening there)"
+    if any(isinstance(c, socket.gaierror) for c in chain):
+        return f"cannot reach {where}: the host name does not resolve (DNS)"
+    if any(isinstance(c, ssl.SSLError) for c in chain):
+        return f"cannot reach {where}: the TLS handshake failed ({redact(str(exc))})"
+    if isinstance(exc, httpx.ConnectTimeout):
+        return f"cannot reach {where}: the connection timed out"
+    return f"{type(exc).__name__} from {where}: {redact(str(exc)) or 'connection error'}"
+
+
 def retry_after(value: str | None, now: float | None = None) -> float | None:
     """Seconds to wait from a ``Retry-After`` header (delta seconds or an HTTP date)."""
     if not value:
@@ -552,7 +575,7 @@ class OpenAIProvider:
                 raw = await response.aread()
         except httpx.TransportError as exc:  # connect, read, write, a cut stream
             raise _AttemptFailed(
-                f"{type(exc).__name__}: {redact(str(exc)) or 'connection error'}",
+                transport_problem(exc, self._url),
                 status=None,
                 retry=True,
                 # nothing reached the server: refused, no such host, a failed TLS handshake

@@ -34,6 +34,7 @@ from donecheck.actors import process
 from donecheck.actors.errors import StoreError
 from donecheck.actors.messages import (
     AppendAck,
+    FileSnapshot,
     LedgerEntry,
     LedgerEvent,
     LedgerView,
@@ -75,6 +76,8 @@ class _SessionLog:
     closed: bool = False
     fingerprint: tuple[int, str] | None = None
     ops: tuple[int, list[Operation]] | None = None
+    watched: set[str] = field(default_factory=set)
+    """Paths the session's file snapshots are of (at most ``snapshot_targets``)."""
 
     def operations(self) -> list[Operation]:
         """The session's operations, computed once per length of the log."""
@@ -115,6 +118,7 @@ class EvidenceLedger:
             "evicted": 0,
             "conflicts": 0,
             "batches": 0,
+            "snapshots_skipped": 0,
         }
         if settle_gc:
             process.settle_gc()
@@ -132,6 +136,8 @@ class EvidenceLedger:
             log.entries.append(LedgerEntry(seq=row.seq, event=event))
             log.by_event_id[row.event_id] = row.seq
             log.closed = log.closed or isinstance(event, SessionClosed)
+            if isinstance(event, FileSnapshot):
+                log.watched.add(event.path)
         self._stats["loads"] += 1
         self._sessions[session_id] = log
         self._evict()
@@ -180,9 +186,10 @@ class EvidenceLedger:
         new: list[tuple[_SessionLog, LedgerEntry, str]] = []
         planned: dict[str, dict[str, int]] = {}
         new_sessions: list[str] = []
-        duplicates = 0
+        duplicates = skipped = 0
         log = _SessionLog()
         batch: dict[str, int] = {}
+        watching: dict[str, set[str]] = {}
         current = None
         for index, event in enumerate(events):
             session_id = event.session_id
@@ -198,6 +205,13 @@ class EvidenceLedger:
                 seqs.append(seen)
                 duplicates += 1
                 continue
+            if isinstance(event, FileSnapshot):  # at most snapshot_targets paths a session
+                paths = watching.setdefault(session_id, set(log.watched))
+                if event.path not in paths and len(paths) >= self._snapshot_targets:
+                    seqs.append(0)
+                    skipped += 1
+                    continue
+                paths.add(event.path)
             seq = len(log.entries) + len(batch) + 1
             batch[event_id] = seq
             data = bytes(raws[index]) if raws is not None else encode(event)
@@ -210,10 +224,13 @@ class EvidenceLedger:
             log.by_event_id[event_id] = entry.seq
             if isinstance(entry.event, SessionClosed):
                 log.closed = True
+            elif isinstance(entry.event, FileSnapshot):
+                log.watched.add(entry.event.path)
         self._stats["appended"] += len(rows)
         self._stats["duplicates"] += duplicates
+        self._stats["snapshots_skipped"] += skipped
         self._stats["batches"] += 1
-        return AppendAck(seqs=tuple(seqs), duplicates=duplicates)
+        return AppendAck(seqs=tuple(seqs), duplicates=duplicates, skipped=skipped)
 
     def view_packed(self, request: ViewRequest) -> bytes:
         """:meth:`view`, answered as msgpack bytes (decode with ``view_decoder``)."""

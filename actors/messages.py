@@ -428,6 +428,9 @@ class AppendAck(Message, frozen=True, kw_only=True):
 
     seqs: tuple[int, ...]
     duplicates: int = 0
+    skipped: int = 0
+    """File snapshots of a path beyond the session's ``snapshot_max_targets`` (the
+    cap holds per session, whatever handle sends them): not stored, ``seq`` 0."""
 
 
 class LedgerView(Message, frozen=True, kw_only=True):

@@ -440,9 +440,8 @@ class Reviewer:
             self._acceptance.move_to_end(task)
             return known
         refs = depends_on(request.entries, request.request_id, request.request)
-        waiting = [r.name for r in refs if r.sha256 not in ev.materials]
-        if waiting:  # no content evidence yet: do not guess, do not cache
-            return acceptance_of(request, ev)
+        if any(_no_content_yet(r.sha256, ev) for r in refs):
+            return acceptance_of(request, ev)  # do not guess, do not cache
         acceptance, _ = await self._once(
             "pre:" + "\x00".join(task), lambda: self._preanalyse(request, ev)
         )
@@ -498,3 +497,16 @@ class _Denied:
 
     def __init__(self, reason: str) -> None:
         self.reason = reason
+
+
+def _no_content_yet(sha256: str, ev: Facts) -> bool:
+    """An attachment with no content evidence yet (SPEC §5): not parsed so far, or
+    DoneCheck could not read it and neither has the agent. A pre-analysis then
+    waits rather than guess at what it says."""
+    material = ev.materials.get(sha256)
+    if material is None:
+        return True
+    if material.status in {"parsed", "partial"}:
+        return False
+    read = ev.reads.get(sha256)
+    return read is None or read.status not in {"read", "partial"}

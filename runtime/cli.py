@@ -357,7 +357,10 @@ def _cmd_review(args: argparse.Namespace) -> int:
             _error(str(exc))
             return EXIT_FAILURE
         problems.extend(failed)
-    return EXIT_INPUT if problems else EXIT_OK
+    if problems:
+        return EXIT_INPUT
+    # reviewed, but not as configured: the judge could not be used
+    return EXIT_FAILURE if getattr(args, "judge_failed", False) else EXIT_OK
 
 
 async def _review_all(
@@ -401,6 +404,15 @@ async def _review_all(
             scratch.cleanup()
     failed: list[str] = []
     cards: list[tuple[str, Any, list[str]]] = []
+    judge_problems = dict.fromkeys(
+        problem
+        for outcome in outcomes
+        if not isinstance(outcome, DoneCheckError)
+        for problem in outcome.report.judge_errors
+    )
+    for problem in judge_problems:  # named once, not once per transcript
+        _error(f"judge unavailable, reviewed by rules only: {problem}")
+    args.judge_failed = bool(judge_problems)
     for (path, _), outcome in zip(loaded, outcomes, strict=True):
         name = names[path]
         if isinstance(outcome, DoneCheckError):

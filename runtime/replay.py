@@ -6,6 +6,8 @@ import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+import msgspec
+
 from donecheck.actors.messages import ControllerAction, LedgerEvent, ReportCard
 from donecheck.runtime.api import DoneCheck
 from donecheck.runtime.session import AsyncSession, Session
@@ -98,4 +100,7 @@ async def review_transcript(dc: DoneCheck, transcript: Transcript) -> ReviewOutc
         action = await session.turn_stopping(transcript.answer)
     finally:
         report = await session.close()
+    # reviewed once: no loop runs over a recorded conversation, whatever the verdict
+    report = msgspec.structs.replace(report, one_shot=True)
+    action = msgspec.structs.replace(action, report=report)
     return ReviewOutcome(transcript.source, action, report, list(transcript.warnings))

@@ -16,23 +16,26 @@ from typing import Any
 
 from donecheck.actors.messages import Finding, ReportCard, UsageSummary
 
-__all__ = ["card_html", "card_json", "card_text", "end_reason_text", "usage_text"]
+__all__ = ["card_html", "card_json", "card_text", "end_reason_text", "rechecks", "usage_text"]
 
 _REASONS = {
     "pass": "passed",
-    "skipped": "not reviewed (short answer without code)",
+    "skipped": "not reviewed (a short first answer that claims nothing, nothing done)",
     "round_limit": "round limit reached",
     "time_limit": "time limit reached",
-    "budget": "aux budget exhausted",
+    "budget": "the judge was refused by the aux budget; the rules alone do not pass it",
     "no_progress": "blocked: no progress between rounds",
     "blocked": "blocked",
     "unverified": "could not verify",
     "cancelled": "cancelled",
     "opted_out": "opted out (DoneCheck turned off)",
 }
+_KINDS = (("pre_analysis", "pre-analysis"), ("review", "review"), ("milestone", "milestone"))
 
 
-def end_reason_text(reason: str | None) -> str:
+def end_reason_text(reason: str | None, *, one_shot: bool = False) -> str:
+    if one_shot and reason is None:
+        return "one review of a recorded conversation (no loop ran)"
     return _REASONS.get(reason or "", reason or "still open")
 
 
@@ -40,17 +43,35 @@ def _judged_by(finding: Finding) -> str:
     return f"rule {finding.rule}" if finding.rule else "judge model"
 
 
-def usage_text(usage: UsageSummary) -> str:
-    aux = ", ".join(f"{k} {v}" for k, v in sorted(usage.aux_calls.items())) or (
-        "none (rules-only review makes no model calls)"
-    )
+def rechecks(card: ReportCard) -> int:
+    """``R``: the task's reviews after the first (from the accountant for old cards)."""
+    if card.reviews:
+        return card.rechecks
+    return card.usage.rechecks if card.usage is not None else 0
+
+
+def usage_text(card: ReportCard) -> str:
+    """Main calls, aux calls itemised with their tokens, and the cost ``N + 2 + R``."""
+    usage = card.usage or UsageSummary(session_id=card.session_id)
+    parts = []
+    for kind, label in _KINDS:
+        calls = usage.aux_calls.get(kind, 0)
+        if calls:
+            tokens = usage.aux_tokens_by_kind.get(kind)
+            parts.append(f"{label} {calls}" + (f" ({tokens:,} tokens)" if tokens else ""))
+    if usage.retries:
+        parts.append(f"{usage.retries} retried attempt(s)")
+    if usage.unknown_calls:
+        parts.append(f"{usage.unknown_calls} with unreported usage")
+    aux = ", ".join(parts) or "none (rules-only reviews make no model calls)"
     cap = f" of {usage.cap:,}" if usage.cap else ""
-    unknown = f", {usage.unknown_calls} with unreported usage" if usage.unknown_calls else ""
-    return (
-        f"{usage.main_calls} main call(s); aux calls: {aux}{unknown}; aux tokens"
-        f" {usage.aux_tokens:,}{cap}; cost N + 2 + R = {usage.main_calls} + 2 +"
-        f" {usage.rechecks} = {usage.cost_calls} calls"
-    )
+    r = rechecks(card)
+    n = usage.main_calls
+    judged = bool(usage.aux_calls.get("review"))
+    cost = f"cost N + 2 + R = {n} + 2 + {r} = {n + 2 + r} calls"
+    if not judged and (card.reviews or r):
+        cost += " (the reviews were rules-only: no model calls)"
+    return f"{n} main call(s); aux calls: {aux}; aux tokens {usage.aux_tokens:,}{cap}; {cost}"
 
 
 def card_json(card: ReportCard, *, session: str, warnings: Sequence[str] = ()) -> dict[str, Any]:
@@ -63,6 +84,9 @@ def card_json(card: ReportCard, *, session: str, warnings: Sequence[str] = ()) -
         "chain": [f"{link.label} {link.decision}" for link in card.chain],
         "rounds_used": card.rounds_used,
         "max_rounds": card.max_rounds,
+        "reviews": card.reviews,
+        "one_shot": card.one_shot,
+        "judge_errors": list(card.judge_errors),
         "findings": [
             {
                 "requirement": f.requirement,
@@ -93,9 +117,11 @@ def card_json(card: ReportCard, *, session: str, warnings: Sequence[str] = ()) -
             "main_calls": usage.main_calls,
             "aux_calls": dict(usage.aux_calls),
             "aux_tokens": usage.aux_tokens,
+            "aux_tokens_by_kind": dict(usage.aux_tokens_by_kind),
+            "retries": usage.retries,
             "unknown_usage_calls": usage.unknown_calls,
-            "rechecks": usage.rechecks,
-            "cost_calls": usage.cost_calls,
+            "rechecks": rechecks(card),
+            "cost_calls": usage.main_calls + 2 + rechecks(card),
             "cap": usage.cap,
         },
         "warnings": list(warnings),
@@ -108,10 +134,14 @@ def card_text(card: ReportCard, *, session: str, warnings: Sequence[str] = ()) -
     lines = [f"{decision:<13} {session}"]
     if card.chain and len(card.chain) > 1:
         lines.append("  chain: " + " → ".join(f"{c.label} {c.decision}" for c in card.chain))
-    if card.rounds_used:
+    if card.one_shot:
+        lines.append("  review: one (a recorded conversation, reviewed once; no loop ran)")
+    elif card.rounds_used:
         lines.append(f"  rounds: {card.rounds_used} of {card.max_rounds}")
     if card.end_reason and card.end_reason not in {"pass", None} and card.end_reason != decision:
         lines.append(f"  stopped: {end_reason_text(card.end_reason)}")
+    for problem in card.judge_errors:
+        lines.append(f"  judge unavailable: {problem}")
     for n, finding in enumerate(card.findings, 1):
         lines.append(f"  {n}. {finding.requirement}")
         lines.append(f"     {finding.problem}")
@@ -134,7 +164,7 @@ def card_text(card: ReportCard, *, session: str, warnings: Sequence[str] = ()) -
     for note in card.notes:
         lines.append(f"  note: {note}")
     if card.usage is not None and (card.usage.main_calls or card.usage.aux_calls):
-        lines.append(f"  usage: {usage_text(card.usage)}")
+        lines.append(f"  usage: {usage_text(card)}")
     for warning in warnings:
         lines.append(f"  warning: {warning}")
     return "\n".join(lines)
@@ -176,8 +206,9 @@ def _card_section(name: str, card: ReportCard, warnings: Sequence[str]) -> str:
         facts.append(
             "verdict chain: " + " → ".join(f"{_e(c.label)} {_e(c.decision)}" for c in card.chain)
         )
-    facts.append(f"rounds used: {card.rounds_used} of {card.max_rounds}")
-    facts.append(f"end reason: {_e(end_reason_text(card.end_reason))}")
+    if not card.one_shot:
+        facts.append(f"rounds used: {card.rounds_used} of {card.max_rounds}")
+    facts.append(f"end reason: {_e(end_reason_text(card.end_reason, one_shot=card.one_shot))}")
     parts.append(f'<p class="muted">{" · ".join(facts)}</p>')
     if card.quotes:
         parts.append("<h3>What the materials say (quoted verbatim)</h3>")
@@ -214,8 +245,12 @@ def _card_section(name: str, card: ReportCard, warnings: Sequence[str]) -> str:
         parts.extend(f"<li>{_e(u)}</li>" for u in card.unverified)
         parts.append("</ul>")
     if card.usage is not None:
-        parts.append(f"<h3>Usage and cost</h3><p>{_e(usage_text(card.usage))}</p>")
-    notes = [*card.notes, *(f"warning: {w}" for w in warnings)]
+        parts.append(f"<h3>Usage and cost</h3><p>{_e(usage_text(card))}</p>")
+    notes = [
+        *(f"judge unavailable: {p}" for p in card.judge_errors),
+        *card.notes,
+        *(f"warning: {w}" for w in warnings),
+    ]
     if notes:
         parts.append("<h3>Notes</h3><ul>")
         parts.extend(f"<li>{_e(n)}</li>" for n in notes)

@@ -3,16 +3,20 @@
 For tests, benchmarks and your own tests of a DoneCheck setup — no real model,
 no network beyond loopback. Each request to ``POST …/chat/completions`` gets
 the next scripted :class:`Reply` (then the default one), plain or streamed
-(server-sent events) as the request asks::
+(server-sent events) as the request asks. A judged task makes a pre-analysis
+call first (while the agent works) and then one review call per stop; give
+``preanalysis=`` to answer the pre-analysis calls apart from the script::
 
-    from donecheck.runtime.scripted import Reply, ScriptedProvider
+    from donecheck.runtime.scripted import Reply, ScriptedProvider, preanalysis_text
 
-    with ScriptedProvider([Reply(status=429, headers={"retry-after": "1"}),
-                           Reply(content='{"decision": "pass", "findings": [], "summary": "ok"}')]
-                          ) as judge:
+    with ScriptedProvider(
+        [Reply(status=429, headers={"retry-after": "1"}),
+         Reply(content='{"decision": "pass", "findings": [], "summary": "ok"}')],
+        preanalysis=preanalysis_text(),
+    ) as judge:
         dc = DoneCheck.start(judge_base_url=judge.url, judge_model=judge.model)
-        ...
-        assert len(judge.requests) == 2
+        ...  # open a session, record what the agent did, one turn_stopping()
+        assert len(judge.requests) == 3  # the pre-analysis, the 429, the pass
 
 A reply can be slow (``latency_s``), fail (``status`` with ``Retry-After`` in
 ``headers``), be malformed (``body`` sent as is), lose its usage (``usage=None``),
@@ -41,8 +45,16 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 from donecheck.actors.judge import chat_text
+from donecheck.actors.review.preanalysis import PREANALYSIS_OPENING
 
-__all__ = ["PASS_VERDICT", "RecordedRequest", "Reply", "ScriptedProvider", "verdict_text"]
+__all__ = [
+    "PASS_VERDICT",
+    "RecordedRequest",
+    "Reply",
+    "ScriptedProvider",
+    "preanalysis_text",
+    "verdict_text",
+]
 
 
 def verdict_text(
@@ -56,6 +68,15 @@ def verdict_text(
 
 
 PASS_VERDICT = verdict_text("pass", summary="Every requirement is met and shown in the ledger.")
+
+
+def preanalysis_text(items: Iterable[tuple[str, str]] = ()) -> str:
+    """A pre-analysis answer: ``(item, quote)`` pairs, each quote copied from the
+    request (none: DoneCheck extracts the items by rules)."""
+    return json.dumps(
+        {"acceptance": [{"item": item, "quote": quote} for item, quote in items]},
+        ensure_ascii=False,
+    )
 
 
 @dataclass
@@ -109,6 +130,13 @@ class RecordedRequest:
         """Every text part of every message, joined (what the model was shown)."""
         return chat_text(self.messages)
 
+    @property
+    def is_preanalysis(self) -> bool:
+        """The pre-analysis call (not a review)."""
+        first = self.messages[0] if self.messages else {}
+        content = first.get("content") if isinstance(first, dict) else None
+        return isinstance(content, str) and content.startswith(PREANALYSIS_OPENING)
+
 
 Responder = Callable[[RecordedRequest], "Reply | str | None"]
 
@@ -122,6 +150,7 @@ class ScriptedProvider:
         *,
         default: Reply | str | None = None,
         responder: Responder | None = None,
+        preanalysis: Reply | str | None = None,
         host: str = "127.0.0.1",
         port: int = 0,
         model: str = "scripted-judge",
@@ -132,6 +161,9 @@ class ScriptedProvider:
         self._queue: deque[Reply] = deque(_reply(r) for r in replies)
         self.default = _reply(default) if default is not None else Reply()
         self.responder = responder
+        self.preanalysis = _reply(preanalysis) if preanalysis is not None else None
+        """Answers every pre-analysis call, apart from the script (``None``: the
+        pre-analysis takes the next scripted reply like any call)."""
         self.host = host
         self.port = port
         self.model = model
@@ -218,6 +250,8 @@ class ScriptedProvider:
             chosen = self.responder(request)
             if chosen is not None:
                 return _reply(chosen)
+        if self.preanalysis is not None and request.is_preanalysis:
+            return self.preanalysis
         if self._queue:
             return self._queue.popleft()
         return self.default

@@ -265,13 +265,14 @@ class Session(_SessionBase):
         """Record the current state of a file the agent's tools touched.
 
         Returns ``None`` (and records nothing) once ``snapshot_max_targets``
-        different paths were snapshotted: DoneCheck does not watch a whole workspace.
+        different paths of the session were snapshotted — by this handle or any
+        other: DoneCheck does not watch a whole workspace.
         ``event_id`` names the observation (e.g. after which tool call) when the
         same one may be sent twice.
         """
         snapshot = self._snapshot(path, event_id)
-        if snapshot is not None:
-            self.record([snapshot])
+        if snapshot is not None and self.record([snapshot]).skipped:
+            return None  # the session watches its limit of paths already
         return snapshot
 
     def turn_stopping(self, answer: str, *, event_id: str | None = None) -> ControllerAction:
@@ -392,8 +393,8 @@ class AsyncSession(_SessionBase):
         self, path: str | os.PathLike[str], *, event_id: str | None = None
     ) -> FileSnapshot | None:
         snapshot = self._snapshot(path, event_id)
-        if snapshot is not None:
-            await self.record([snapshot])
+        if snapshot is not None and (await self.record([snapshot])).skipped:
+            return None
         return snapshot
 
     async def turn_stopping(self, answer: str, *, event_id: str | None = None) -> ControllerAction:

@@ -150,7 +150,10 @@ def fallback(rules: Verdict, reason: str, raw: str = "") -> ReviewResult:
     if rules.decision != "pass":
         return msgspec.structs.replace(
             rules,
-            notes=(*rules.notes, f"{reason} The rules' findings stand; coverage was not judged."),
+            notes=(
+                *rules.notes,
+                f"{reason.rstrip('.')}. The rules' findings stand; coverage was not judged.",
+            ),
             raw_text=raw,
         )
     return NoVerdict(review_id=rules.review_id, reason=reason, raw_text=raw, notes=rules.notes)

@@ -44,6 +44,7 @@ from donecheck.actors.review.verdicts import json_objects
 
 __all__ = [
     "MAX_ITEMS",
+    "PREANALYSIS_OPENING",
     "RequestView",
     "depends_on",
     "extract_acceptance",
@@ -235,6 +236,9 @@ def extract_acceptance(
 
 
 # --------------------------------------------------------------- the aux call
+
+PREANALYSIS_OPENING = "You prepare the review of an AI agent's work."
+"""How the pre-analysis call's system message begins (a scripted judge tells it apart)."""
 
 _PREANALYSIS_SYSTEM = """\
 You prepare the review of an AI agent's work. Read the user's request (and any \

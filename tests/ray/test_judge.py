@@ -140,6 +140,26 @@ def _wait_up(handle: object, timeout_s: float = 60.0) -> None:
             time.sleep(0.2)
 
 
+def test_the_readme_scripted_judge_example_runs_as_written(
+    ray_address: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    readme = (EXAMPLES.parent / "README.md").read_text(encoding="utf-8")
+    code = readme.split("<!-- scripted-judge-example", 1)[1].split("```python\n", 1)[1]
+    code = code.split("```", 1)[0]
+    # its own namespace and store on the shared test instance, nothing under $HOME
+    monkeypatch.setenv("DONECHECK_NAMESPACE", "readme-example")
+    monkeypatch.setenv("DONECHECK_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("DONECHECK_PARSER_ACTORS", "1")
+    exec(compile(code, "README.md (scripted judge example)", "exec"), {})
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[0] == "Deliver pass"
+    assert printed[1] == "3"  # the pre-analysis, the 429, the pass
+    assert "calc.py defines add(a, b)" in "\n".join(printed[2:])
+
+
 def test_controller_and_accountant_killed_mid_loop_keep_their_counts(
     judged: DoneCheck, judge: ScriptedProvider
 ) -> None:

@@ -92,3 +92,24 @@ def test_reported_usage_reaches_the_accountant() -> None:
     )
     assert summary.aux_tokens == spent  # type: ignore[union-attr]
     assert summary.aux_calls == {"pre_analysis": 1, "review": 1}  # type: ignore[union-attr]
+
+
+def test_the_preanalysis_waits_for_content_of_an_attachment_it_could_not_read() -> None:
+    from donecheck.actors.messages import Material
+
+    odd = Material(
+        sha256="sha256:" + "e" * 64,
+        declared_name="figures.xyz",
+        detected_type="application/x-unknown",
+        status="unparsed",
+        reason="no parser for this type",
+    )
+    ledger = LedgerBuilder()
+    ledger.open("Use the figures in the attachment to update report.md.", odd)
+    judge = FakeJudge([NO_ITEMS])
+    reviewer = Reviewer(config=Config(), provider=judge)
+    asyncio.run(reviewer.prepare(ledger.request("", "Use the figures…")))
+    assert judge.calls == []  # DoneCheck could not read it, nor has the agent: no guess
+    ledger.result(ledger.call("read_file", {"path": "figures.xyz"}), "Q1 12, Q2 15", 0)
+    asyncio.run(reviewer.prepare(ledger.request("", "Use the figures…")))
+    assert len(judge.calls) == 1  # the agent's read is content evidence

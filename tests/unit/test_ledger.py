@@ -155,7 +155,7 @@ def test_views() -> None:
             excerpt_chars=500,
         )
     )
-    assert view.entries == () and view.last_seq == 13
+    assert view.entries == () and view.last_seq == 12  # c.py: past the 2 targets, not kept
     (check,) = view.checks
     assert (check.command, check.runs, check.ok, check.latest) == ("pytest -q", 2, True, "E10")
     assert [e.path for e in view.edits] == ["a.py"]
@@ -166,4 +166,22 @@ def test_views() -> None:
     assert len(view.operations) == 4
     # the fingerprint covers the complete ledger, however little was asked for
     full = ledger.view(ViewRequest(session_id="s"))
-    assert full.fingerprint == view.fingerprint and len(full.entries) == 13
+    assert full.fingerprint == view.fingerprint and len(full.entries) == 12
+
+
+def test_the_snapshot_cap_holds_per_session_whatever_sends_them(tmp_path: Path) -> None:
+    from donecheck.actors.messages import FileSnapshot
+
+    def snap(path: str, n: int = 0) -> FileSnapshot:
+        return FileSnapshot(session_id="s", path=path, size=n, event_id=f"{path}-{n}")
+
+    store = open_store(f"sqlite://{tmp_path}", "ledger-0")
+    ledger = EvidenceLedger(0, store=store, snapshot_targets=24)
+    acks = [ledger.append([snap(f"/w/f{i}.py")]) for i in range(20)]  # one handle's worth
+    assert all(a.skipped == 0 for a in acks)
+    again = EvidenceLedger(0, store=store, snapshot_targets=24)  # restarted, another handle
+    ack = again.append([snap(f"/w/g{i}.py") for i in range(10)])
+    assert ack.skipped == 6 and ack.seqs[4:] == (0,) * 6  # 20 + 4 = 24 paths
+    assert again.append([snap("/w/f3.py", 1)]).skipped == 0  # a watched path: recorded
+    assert again.append([snap("/w/new.py")]).skipped == 1
+    assert again.statistics()["snapshots_skipped"] == 7
