@@ -12,7 +12,11 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
-    "ci", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    "ci",
+    max_examples=200,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    database=None,  # tests write only under temporary folders: no .hypothesis/ here
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 

@@ -92,11 +92,19 @@ class Facts:
         return self.writes[-1] if self.writes else None
 
     def passing_after_last_edit(self) -> dict[str, list[Operation]]:
-        """Check category → passing runs after the last edit."""
+        """Check category → passing runs after the last edit, for the categories whose
+        latest run since then passed: a later masked run (its outcome unknown) undoes
+        the showing — it may have failed — while a hollow one (nothing ran) does not."""
         after = self.last_edit.seq if self.last_edit is not None else 0
         shown: dict[str, list[Operation]] = {}
         for op in self.ops:
-            if op.check is not None and op.ok is True and op.call_seq > after:
-                for category in category_of_check(op.check):
+            if op.check is None or op.call_seq <= after or op.result_seq is None:
+                continue
+            if op.ok is None and op.status_source != "masked":
+                continue  # hollow, or no status at all: says nothing either way
+            for category in category_of_check(op.check):
+                if op.ok is True:
                     shown.setdefault(category, []).append(op)
+                else:
+                    shown.pop(category, None)  # failed or masked since the pass
         return shown

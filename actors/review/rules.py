@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from donecheck.actors.messages import (
     Acceptance,
@@ -490,107 +491,152 @@ def _named_attachments(text: str, ev: Facts) -> list[AttachmentRef | ImageRef]:
     return named or (refs if _ATTACHED.search(text) else [])
 
 
-def checkable(text: str, ev: Facts) -> bool:
-    """Whether the ledger can show an item done: it names a check, a file or an attachment."""
-    return bool(mentioned_categories(text) or mentioned_paths(text) or _named_attachments(text, ev))
+@dataclass
+class _Shown:
+    """What the ledger shows of the things one acceptance item names."""
+
+    evidence: list[str] = field(default_factory=list)
+    why: list[str] = field(default_factory=list)
+    parts: int = 0
+    shown: int = 0
+    failing: bool = False
+    files: list[str] = field(default_factory=list)
+    """Named files with no write (or, for an item that does not ask for a change, read)."""
+    checks: list[str] = field(default_factory=list)
+    """Named kinds of check with no passing run after the last edit."""
+    attachments: list[str] = field(default_factory=list)
+    """Named attachments the agent never read."""
+
+    def add(self, evidence: str, why: str) -> None:
+        self.shown += 1
+        self.evidence.append(evidence)
+        self.why.append(why)
 
 
-def rules_coverage(acceptance: Acceptance, ev: Facts) -> tuple[Coverage, ...]:
-    """Each acceptance item with the evidence rules can match to it, else not verified.
+class _Ledger:
+    """The ledger facts coverage is matched against, computed once per review."""
 
-    An item that names a file is matched by a write to it (or, when it does not
-    ask for a change, by a read of it); one that names an attachment by a read of
-    the attachment; one that names a kind of check (tests, lint, build, types) by
-    a passing run after the last edit — or shown ``missing`` by a failing run that
-    was never resolved. Masked and hollow runs match nothing.
-    """
-    passing = ev.passing_after_last_edit()
-    failing: dict[str, list[Operation]] = {}
-    for op in unresolved_failures(ev.ops):
-        for category in category_of_check(op.check or ""):
-            failing.setdefault(category, []).append(op)
-    shown: list[tuple[str, Operation]] = []
-    calls = {e.seq: e.event for e in ev.request.entries if isinstance(e.event, ToolCall)}
-    for op in ev.ops:
-        call = calls.get(op.call_seq)
-        if op.ok is True and call is not None:
-            shown += [(path, op) for path in shown_paths(call, op.command)]
-    coverage = []
-    for item in acceptance.items:
-        evidence: list[str] = []
-        why: list[str] = []
-        missing = False
-        attachments = _named_attachments(item.text, ev)
+    def __init__(self, ev: Facts) -> None:
+        self.passing = ev.passing_after_last_edit()
+        self.failing: dict[str, list[Operation]] = {}
+        for op in unresolved_failures(ev.ops):
+            for category in category_of_check(op.check or ""):
+                self.failing.setdefault(category, []).append(op)
+        calls = {e.seq: e.event for e in ev.request.entries if isinstance(e.event, ToolCall)}
+        self.looked: list[tuple[str, Operation]] = []
+        for op in ev.ops:
+            call = calls.get(op.call_seq)
+            if op.ok is True and call is not None:
+                self.looked += [(path, op) for path in shown_paths(call, op.command)]
+
+    def show(self, text: str, ev: Facts) -> _Shown:
+        found = _Shown()
+        attachments = _named_attachments(text, ev)
         for ref in attachments:
+            found.parts += 1
             read = ev.reads.get(ref.sha256)
             if read is not None and read.status in {"read", "partial"} and read.evidence:
-                evidence.append(read.evidence[-1])
-                why.append(f"a read of {ref.name}")
+                found.add(read.evidence[-1], f"a read of {ref.name}")
+            else:
+                found.attachments.append(ref.name)
         names = {ref.name.lower() for ref in attachments}
-        change = asks_for_change(item.text)
-        for path in mentioned_paths(item.text):
+        change = asks_for_change(text)
+        for path in mentioned_paths(text):
             if path.lower() in names:
                 continue  # an attachment: covered by its read
+            found.parts += 1
             hits = [e for e in ev.writes if e.path and path_matches(path, e.path)]
+            looked = [] if change else [op for p, op in self.looked if path_matches(path, p)]
             if hits:
-                evidence.append(f"E{hits[-1].seq}")
-                why.append(f"a write to {path}")
-            elif not change:
-                looked = [op for p, op in shown if path_matches(path, p)]
-                if looked:
-                    evidence.append(looked[-1].evidence_id)
-                    why.append(f"a read of {path}")
-        for category in sorted(mentioned_categories(item.text)):
+                found.add(f"E{hits[-1].seq}", f"a write to {path}")
+            elif looked:
+                found.add(looked[-1].evidence_id, f"a read of {path}")
+            else:
+                found.files.append(path)
+        for category in sorted(mentioned_categories(text)):
+            found.parts += 1
             noun = _CATEGORY_NOUN[category]
-            if failing.get(category):
-                missing = True
-                evidence.append(failing[category][-1].evidence_id)
-                why.append(f"{noun} failing")
-            elif passing.get(category):
-                evidence.append(passing[category][-1].evidence_id)
-                why.append(f"a passing run of {noun}")
-        if missing:
+            if self.failing.get(category):
+                found.failing = True
+                found.evidence.append(self.failing[category][-1].evidence_id)
+                found.why.append(f"{noun} failing")
+            elif self.passing.get(category):
+                found.add(self.passing[category][-1].evidence_id, f"a passing run of {noun}")
+            else:
+                found.checks.append(noun)
+        return found
+
+
+def rules_coverage(
+    acceptance: Acceptance, ev: Facts, ledger: _Ledger | None = None
+) -> tuple[Coverage, ...]:
+    """Each acceptance item with the evidence rules can match to it, else not verified.
+
+    An item is covered when everything it names is shown: a file by a write to it
+    (or, when the item does not ask for a change, a read of it), an attachment by
+    a read of it, a kind of check (tests, lint, build, types) by a passing run
+    after the last edit — and ``missing`` when a check it names failed and was
+    never resolved. Masked and hollow runs show nothing.
+    """
+    ledger = ledger or _Ledger(ev)
+    coverage = []
+    for item in acceptance.items:
+        found = ledger.show(item.text, ev)
+        evidence = tuple(dict.fromkeys(found.evidence))
+        if found.failing:
             status: CoverageStatus = "missing"
-        elif evidence:
+        elif found.parts and found.shown == found.parts:
             status = "covered"
         else:
-            coverage.append(Coverage(item=item.id, requirement=item.text, note="not verified"))
+            note = "not verified"
+            if found.why:
+                note += f": {', '.join(found.why)} shown, not all it names"
+            coverage.append(
+                Coverage(item=item.id, requirement=item.text, evidence=evidence, note=note)
+            )
             continue
         coverage.append(
             Coverage(
                 item=item.id,
                 requirement=item.text,
                 status=status,
-                evidence=tuple(dict.fromkeys(evidence)),
-                note="rules matched " + ", ".join(why),
+                evidence=evidence,
+                note="rules matched " + ", ".join(found.why),
             )
         )
     return tuple(coverage)
 
 
-def _uncovered_items(ev: Facts, coverage: Sequence[Coverage], out: _Findings) -> None:
+def _uncovered_items(
+    ev: Facts, coverage: Sequence[Coverage], ledger: _Ledger, out: _Findings
+) -> None:
     """Evidence first: every item the ledger could show done must be shown done.
 
-    A checkable item (it names a check, a file or an attachment) with no covering
-    evidence asks for that evidence; when the answer claims the work is complete,
-    the finding quotes the claim.
+    A checkable item (it names a check, a file or an attachment) not shown done
+    asks for what is missing; when the answer claims the work is complete, the
+    finding quotes the claim. An attachment never read is left to
+    ``unread_attachment``, which says so already.
     """
     claims = completion_claims(ev.request.answer)
     for item in coverage:
-        if item.status != "not_verified" or not checkable(item.requirement, ev):
+        if item.status != "not_verified":
             continue
-        problem = "Nothing in the ledger shows it done"
-        if mentioned_categories(item.requirement):
-            problem += ": no passing run of the check it names after the last edit"
-            recheck = "Run the check it names and show it passing."
-        elif not mentioned_paths(item.requirement):
-            continue  # names only attachments: unread_attachment says what is missing
-        else:
-            problem += ": no write to (or read of) the file it names"
-            recheck = "Make the change with a file tool (or show it) so the ledger records it."
-        problem += "."
+        found = ledger.show(item.requirement, ev)
+        missing = []
+        if found.checks:
+            missing.append(f"no passing run of {' or '.join(found.checks)} after the last edit")
+        if found.files:
+            missing.append("no write to (or read of) " + ", ".join(f"`{f}`" for f in found.files))
+        if not missing:
+            continue  # nothing named, or only attachments left unread
+        problem = "Nothing in the ledger shows it done: " + "; ".join(missing) + "."
         if claims:
             problem += f" Yet the answer says “{claims[0]}”"
+        recheck = (
+            "Run the check it names and show it passing."
+            if found.checks
+            else "Make the change with a file tool (or show it) so the ledger records it."
+        )
         out.add(
             Finding(
                 requirement=f"{item.item}: {item.requirement}",
@@ -631,7 +677,8 @@ def review_by_rules(request: ReviewRequest, ev: Facts | None = None) -> Verdict:
     """Apply the rules to one review request. Pure: same request, same verdict."""
     ev = ev or Facts.of(request)
     claims = check_claims(request.answer)
-    coverage = rules_coverage(acceptance_of(request, ev), ev)
+    ledger = _Ledger(ev)
+    coverage = rules_coverage(acceptance_of(request, ev), ev, ledger)
     out = _Findings()
     failed = _failed_checks(ev, claims, out)
     _unresolved_errors(ev, out)
@@ -639,7 +686,7 @@ def review_by_rules(request: ReviewRequest, ev: Facts | None = None) -> Verdict:
     _unproven_claims(ev, claims, failed, out)
     _unwritten_files(ev, out)
     _unread_attachments(ev, out)
-    _uncovered_items(ev, coverage, out)
+    _uncovered_items(ev, coverage, ledger, out)
     decision = decision_of(out.findings, FIX_RULES)
     summary = {
         "pass": "No rule fired: no failed check, unresolved error, unproven claim or unread"
