@@ -19,6 +19,7 @@ the pure :func:`~donecheck.actors.loop.next_action`.
 from __future__ import annotations
 
 import asyncio
+from collections import OrderedDict
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -80,6 +81,7 @@ __all__ = ["CompletionController"]
 
 _HISTORY = 16  # finished tasks kept per session for report()
 _ANSWERS_KEPT = 4  # earlier answers kept per task for the checklist
+_CLOSED_KEPT = 4096  # closed sessions remembered in memory, to say so
 
 
 class SessionRecord(msgspec.Struct, kw_only=True):
@@ -155,6 +157,8 @@ class CompletionController:
             trigger_min_chars=config.trigger_min_chars,
         )
         self._sessions: dict[str, _Session] = {}
+        self._closed: OrderedDict[str, None] = OrderedDict()
+        """Sessions closed lately (a store says so for all of them)."""
         # pre-analysis while the agent works: only a judge makes one
         self._eager = config.preanalysis_at_open and bool(config.judge_base_url)
         self._stats = {
@@ -200,6 +204,9 @@ class CompletionController:
                 session.closed = True
                 await self._save(msg.session_id, session)
                 self._sessions.pop(msg.session_id, None)
+                self._closed[msg.session_id] = None
+                while len(self._closed) > _CLOSED_KEPT:
+                    self._closed.popitem(last=False)
                 return card
         raise TypeError(f"the controller does not accept {type(msg).__name__}")
 
@@ -270,6 +277,8 @@ class CompletionController:
         if session is None:
             session = self._restore(session_id)
             if session is None:
+                if session_id in self._closed:
+                    raise UnknownSessionError(session_id, "the session is closed")
                 raise UnknownSessionError(session_id)
             if session.closed and not closed_ok:
                 raise UnknownSessionError(session_id, "the session is closed")

@@ -444,8 +444,8 @@ def completion_claims(answer: str) -> list[str]:
 
 _CHANGE_REQUEST = re.compile(
     r"(?i)\b(?:create|add|update|modify|change|edit|write|rewrite|implement|refactor|rename|"
-    r"remove|delete|patch|fix|adjust|move|replace|extend|generate|save|make|put|append|"
-    r"insert|convert|translate|format|bump|upgrade|set)\b|"
+    r"remove|delete|patch|fix|adjust|move|replace|extend|generate|save|put|append|"
+    r"insert|convert|translate|format|bump|upgrade)\b|\bmake\b(?!\s+sure)|"
     r"创建|新建|修改|更新|添加|新增|编写|写入|写|改|删除|重构|修复|实现|生成|替换|调整|重命名|保存|加入|补充"
 )
 

@@ -522,6 +522,8 @@ class _Ledger:
         for op in unresolved_failures(ev.ops):
             for category in category_of_check(op.check or ""):
                 self.failing.setdefault(category, []).append(op)
+        self.ran = [op for ops in self.passing.values() for op in ops if op.command is not None]
+        """Passing check runs after the last edit: they show the files they check."""
         calls = {e.seq: e.event for e in ev.request.entries if isinstance(e.event, ToolCall)}
         self.looked: list[tuple[str, Operation]] = []
         for op in ev.ops:
@@ -547,10 +549,14 @@ class _Ledger:
             found.parts += 1
             hits = [e for e in ev.writes if e.path and path_matches(path, e.path)]
             looked = [] if change else [op for p, op in self.looked if path_matches(path, p)]
+            target = not change or _check_target(text, path)
+            checked = [op for op in self.ran if _runs_on(op, path)] if target else []
             if hits:
                 found.add(f"E{hits[-1].seq}", f"a write to {path}")
             elif looked:
                 found.add(looked[-1].evidence_id, f"a read of {path}")
+            elif checked:
+                found.add(checked[-1].evidence_id, f"a passing run on {path}")
             else:
                 found.files.append(path)
         for category in sorted(mentioned_categories(text)):
@@ -565,6 +571,30 @@ class _Ledger:
             else:
                 found.checks.append(noun)
         return found
+
+
+def _check_target(text: str, path: str) -> bool:
+    """Is ``path`` named as what a check runs ("make sure tests/test_a.py passes", "the
+    tests in test_a.py"), not as a file to change?"""
+    quoted = r"[`'\"]?" + re.escape(path) + r"[`'\"]?"
+    return bool(
+        re.search(
+            quoted + r"\s+(?:still\s+|now\s+|all\s+)?(?:pass(?:es)?|is green|succeeds?)\b",
+            text,
+            re.I,
+        )
+        or re.search(r"(?:tests?|specs?|cases?) (?:in|of|from)\s+" + quoted, text, re.I)
+        or re.search(quoted + r"\s*(?:通过|跑通)", text)
+    )
+
+
+def _runs_on(op: Operation, path: str) -> bool:
+    """Does a check's command name ``path`` (``pytest tests/test_a.py``, ``unittest
+    test_a``, ``mypy src/a.py``)?"""
+    name = path.replace("\\", "/").rsplit("/", 1)[-1]
+    stem = name.rsplit(".", 1)[0]
+    words = re.split(r"[\s/:.]+", op.command or "")
+    return name in (op.command or "") or (len(stem) > 2 and stem in words)
 
 
 def rules_coverage(

@@ -54,6 +54,7 @@ def test_donecheck_demo_from_a_fresh_process() -> None:
     assert "DoneCheck steers (round 1)" in done.stdout
     assert "chain: A1 need_fix → A2 pass" in done.stdout
     assert "rounds: 1 of 2" in done.stdout
+    assert "cost N + 2 + R = 7 + 2 + 1 = 10 calls" in done.stdout  # the recheck counts
 
 
 def test_report_writes_one_self_contained_page(

@@ -381,6 +381,27 @@ def test_unknown_and_closed_sessions() -> None:
         assert card.session_id == "s1"
         with pytest.raises(UnknownSessionError):
             await c.handle(ReportQuery(session_id="s1"))
+        with pytest.raises(UnknownSessionError, match="closed"):
+            await c.handle(TurnStopping(session_id="s1", answer=CLAIM))
+
+    run(body)
+
+
+def test_bad_stops_get_a_reason_and_lose_nothing() -> None:
+    async def body() -> None:
+        c, ledgers, _ = make()
+        await open_session(c, ledgers)
+        await pytest_run(ledgers, "a", 1)
+        before = len((await ledgers.view(ViewRequest(session_id="s1"))).entries)
+        empty = await c.handle(TurnStopping(session_id="s1", answer="  "))
+        assert isinstance(empty, Report) and empty.reason == "unverified"
+        assert "empty" in empty.report.notes[-1]
+        # said, not ended: the next stop is reviewed as usual
+        assert isinstance(await c.handle(TurnStopping(session_id="s1", answer=CLAIM)), Steer)
+        await c.handle(Cancel(session_id="s1"))
+        after = await c.handle(TurnStopping(session_id="s1", answer=CLAIM + " again"))
+        assert isinstance(after, Report) and after.reason == "cancelled"
+        assert len((await ledgers.view(ViewRequest(session_id="s1"))).entries) == before
 
     run(body)
 

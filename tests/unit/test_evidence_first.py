@@ -102,3 +102,43 @@ def test_nothing_checkable_nothing_to_show() -> None:
     )
     assert verdict.decision == "pass"
     assert [c.status for c in verdict.coverage] == ["not_verified"]  # the card lists it
+
+
+def test_a_file_named_as_a_checks_target_is_shown_by_a_passing_run_on_it() -> None:
+    ledger = LedgerBuilder()
+    ledger.open("Add divide(). Make sure the tests in test_calc.py pass.")
+    ledger.write("calc.py")
+    ledger.run("python -m unittest -v test_calc", 0, "Ran 3 tests in 0.001s\n\nOK")
+    verdict = review_by_rules(ledger.request("divide() is in calc.py; 3 tests ran, OK."))
+    assert verdict.decision == "pass", verdict.findings
+    (item,) = [c for c in verdict.coverage if "test_calc.py" in c.requirement]
+    assert item.status == "covered" and "a passing run on test_calc.py" in item.note
+
+
+def test_make_sure_is_not_a_request_to_change_a_file() -> None:
+    from donecheck.actors.review.claims import asks_for_change
+
+    assert not asks_for_change("Make sure the tests in test_calc.py pass.")
+    assert asks_for_change("Make calc.py export divide().")
+    assert asks_for_change("请修改 calc.py。")
+
+
+@pytest.mark.parametrize(
+    ("request_text", "decision"),
+    [
+        # the file is what the check runs: a passing run on it shows it
+        ("Fix the parser and make sure tests/test_dates.py passes.", "pass"),
+        # the file is to be changed: a passing run on it does not show the change
+        (
+            "Add a test for parse_iso to tests/test_dates.py and make sure it passes.",
+            "need_evidence",
+        ),
+    ],
+)
+def test_a_check_target_is_not_a_file_to_change(request_text: str, decision: str) -> None:
+    ledger = LedgerBuilder()
+    ledger.open(request_text)
+    ledger.write("utils/dates.py")
+    ledger.run("python -m pytest -q tests/test_dates.py", 0, "=== 2 passed in 0.04s ===")
+    verdict = review_by_rules(ledger.request("Done: tests/test_dates.py has 2 passing tests."))
+    assert verdict.decision == decision, verdict.findings
