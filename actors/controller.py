@@ -74,7 +74,7 @@ from donecheck.actors.peers import BudgetPort, LedgerPort, ReviewerPort
 from donecheck.actors.process import process_facts
 from donecheck.actors.review.checklist import ANSWERS_BUDGET
 from donecheck.actors.review.evidence import operations, snapshots
-from donecheck.actors.review.trivial import trivial_stop
+from donecheck.actors.review.trivial import plain_and_short, trivial_stop
 from donecheck.actors.store import LedgerStore, StateWriter, StoreLocation, opened
 
 __all__ = ["CompletionController"]
@@ -480,8 +480,8 @@ class CompletionController:
 
     async def _trivial(self, session: _Session, task: TaskState, answer: str) -> bool:
         """A first stop skipped only where it is safe (:func:`trivial_stop`)."""
-        if len(answer) > 4 * self._limits.trigger_min_chars:
-            return False  # long by any count: no need to look at the ledger
+        if not plain_and_short(answer, session.limits.trigger_min_chars):
+            return False  # the answer alone says it is worth a review: no ledger needed
         if session.materials:
             await asyncio.gather(*session.materials, return_exceptions=True)
         view = await self._ledger.view(ViewRequest(session_id=task.session_id))

@@ -133,18 +133,25 @@ def _summary_status(text: str) -> int | None:
     return None
 
 
-_HOLLOW_OUTPUT = [
-    (re.compile(r"(?im)^[=\s]*no tests ran\b"), "no tests ran"),
-    (re.compile(r"(?i)\bcollected 0 items\b"), "no test was collected"),
-    (re.compile(r"(?im)^[=\s]*\d+ tests? collected\b"), "tests were only collected"),
-    (re.compile(r"(?m)^Ran 0 tests in\b|\bNO TESTS RAN\b"), "unittest ran no test"),
-    (re.compile(r"(?im)^\s*No tests found\b"), "no tests were found"),
-    (re.compile(r"(?i)\bNo test files found\b"), "no test files were found"),
-    (re.compile(r"\[no tests to run\]|testing: warning: no tests to run"), "no test matched"),
-    (re.compile(r"(?i)\bNo Python files found\b"), "no Python files were found"),
-    (re.compile(r"(?m)^\s*0 passing\b"), "0 tests ran"),
-    (re.compile(r"(?m)^\s*0 examples, 0 failures"), "0 examples ran"),
+_HOLLOW_OUTPUT = [  # (inline flags, pattern, why)
+    ("im", r"^[=\s]*no tests ran\b", "no tests ran"),
+    ("i", r"\bcollected 0 items\b", "no test was collected"),
+    ("im", r"^[=\s]*\d+ tests? collected\b", "tests were only collected"),
+    ("m", r"^Ran 0 tests in\b|\bNO TESTS RAN\b", "unittest ran no test"),
+    ("im", r"^\s*No tests found\b", "no tests were found"),
+    ("i", r"\bNo test files found\b", "no test files were found"),
+    ("", r"\[no tests to run\]|testing: warning: no tests to run", "no test matched"),
+    ("i", r"\bNo Python files found\b", "no Python files were found"),
+    ("m", r"^\s*0 passing\b", "0 tests ran"),
+    ("m", r"^\s*0 examples, 0 failures", "0 examples ran"),
 ]
+# one scan of the output for all of them: the group that matched says which
+_HOLLOW = re.compile(
+    "|".join(
+        f"(?P<h{n}>(?{flags}:{pattern}))" if flags else f"(?P<h{n}>{pattern})"
+        for n, (flags, pattern, _) in enumerate(_HOLLOW_OUTPUT)
+    )
+)
 _GO_PACKAGE = re.compile(r"(?m)^(ok|FAIL|\?)\s+\S+")
 _CARGO_TOTALS = re.compile(r"test result: \w+\. (\d+) passed; (\d+) failed")
 
@@ -152,9 +159,9 @@ _CARGO_TOTALS = re.compile(r"test result: \w+\. (\d+) passed; (\d+) failed")
 def hollow_output(text: str) -> str:
     """Why a check's output shows it checked nothing, or ``""``."""
     tail = text[-20_000:]
-    for pattern, why in _HOLLOW_OUTPUT:
-        if pattern.search(tail):
-            return why
+    hit = _HOLLOW.search(tail)
+    if hit is not None and hit.lastgroup is not None:
+        return _HOLLOW_OUTPUT[int(hit.lastgroup[1:])][2]
     counts = _PYTEST_SUMMARY.findall(tail)
     if (
         counts
@@ -561,24 +568,32 @@ def _write_paths(call: ToolCall, command: str | None) -> list[str | None] | None
     return [None]
 
 
-def edits(entries: Iterable[LedgerEntry]) -> list[Edit]:
-    """Writes in ledger order. A write whose result failed is kept with ``ok=False``."""
+def edits(entries: Iterable[LedgerEntry], ops: Sequence[Operation] | None = None) -> list[Edit]:
+    """Writes in ledger order. A write whose result failed is kept with ``ok=False``.
+    ``ops`` are :func:`operations` of ``entries`` when the caller has them (saves
+    reading each call's command and outcome again)."""
     entries = list(entries)
+    known = {op.call_seq: op for op in ops} if ops is not None else None
     results: dict[str, ToolResult] = {}
-    for entry in entries:
-        if isinstance(entry.event, ToolResult):
-            results[entry.event.call_id] = entry.event
+    if known is None:
+        for entry in entries:
+            if type(entry.event) is ToolResult:
+                results[entry.event.call_id] = entry.event
     found: list[Edit] = []
     for entry in entries:
         event = entry.event
-        if not isinstance(event, ToolCall):
+        if type(event) is not ToolCall:
             continue
-        command = command_of(event)
+        op = known.get(entry.seq) if known is not None else None
+        command = op.command if op is not None else command_of(event)
         paths = _write_paths(event, command)
         if not paths:
             continue
-        result = results.get(event.call_id)
-        ok = outcome(result, command).ok if result is not None else None
+        if op is not None:
+            ok = op.ok if op.result_seq is not None else None
+        else:
+            result = results.get(event.call_id)
+            ok = outcome(result, command).ok if result is not None else None
         for path in paths:
             found.append(Edit(seq=entry.seq, tool=event.name, path=path, ok=ok, at=event.at))
     return found

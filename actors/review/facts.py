@@ -54,7 +54,7 @@ class Facts:
         session_ops = operations(entries)
         scope = scope_of(entries, request.request_id, request.request, session_ops)
         ops = [op for op in session_ops if scope.includes(op.call_seq)]
-        scoped_edits = [e for e in edits(entries) if scope.includes(e.seq)]
+        scoped_edits = [e for e in edits(entries, session_ops) if scope.includes(e.seq)]
         return cls(
             request=request,
             ops=ops,

@@ -524,12 +524,21 @@ class _Ledger:
                 self.failing.setdefault(category, []).append(op)
         self.ran = [op for ops in self.passing.values() for op in ops if op.command is not None]
         """Passing check runs after the last edit: they show the files they check."""
-        calls = {e.seq: e.event for e in ev.request.entries if isinstance(e.event, ToolCall)}
-        self.looked: list[tuple[str, Operation]] = []
-        for op in ev.ops:
-            call = calls.get(op.call_seq)
-            if op.ok is True and call is not None:
-                self.looked += [(path, op) for path in shown_paths(call, op.command)]
+        self._ev = ev
+        self._looked: list[tuple[str, Operation]] | None = None
+
+    @property
+    def looked(self) -> list[tuple[str, Operation]]:
+        """Files the agent's tools showed, with the operation (computed when needed)."""
+        if self._looked is None:
+            entries = self._ev.request.entries
+            calls = {e.seq: e.event for e in entries if isinstance(e.event, ToolCall)}
+            self._looked = []
+            for op in self._ev.ops:
+                call = calls.get(op.call_seq)
+                if op.ok is True and call is not None:
+                    self._looked += [(path, op) for path in shown_paths(call, op.command)]
+        return self._looked
 
     def show(self, text: str, ev: Facts) -> _Shown:
         found = _Shown()
@@ -548,14 +557,16 @@ class _Ledger:
                 continue  # an attachment: covered by its read
             found.parts += 1
             hits = [e for e in ev.writes if e.path and path_matches(path, e.path)]
-            looked = [] if change else [op for p, op in self.looked if path_matches(path, p)]
-            target = not change or _check_target(text, path)
-            checked = [op for op in self.ran if _runs_on(op, path)] if target else []
             if hits:
                 found.add(f"E{hits[-1].seq}", f"a write to {path}")
-            elif looked:
+                continue
+            looked = [] if change else [op for p, op in self.looked if path_matches(path, p)]
+            if looked:
                 found.add(looked[-1].evidence_id, f"a read of {path}")
-            elif checked:
+                continue
+            target = not change or _check_target(text, path)
+            checked = [op for op in self.ran if _runs_on(op, path)] if target else []
+            if checked:
                 found.add(checked[-1].evidence_id, f"a passing run on {path}")
             else:
                 found.files.append(path)

@@ -79,7 +79,7 @@ def scope_of(
     start = 0
     for entry in entries:
         event = entry.event
-        if isinstance(event, SessionOpened | UserInput):
+        if type(event) is SessionOpened or type(event) is UserInput:  # the hot loop
             starts.append(entry.seq)
             if event.request_id == request_id:
                 start = entry.seq

@@ -120,6 +120,7 @@ def steps(command: str) -> tuple[Step, ...]:
     return tuple(_steps(command))
 
 
+@functools.lru_cache(maxsize=8192)
 def simple_commands(command: str) -> tuple[tuple[str, ...], ...]:
     """The simple commands of a shell line, wrappers stripped."""
     return tuple(step.argv for step in steps(command))
@@ -168,6 +169,7 @@ _NOISE = {"cd", "pushd", "popd", "source", ".", "set", "export", "true", ":", "e
 _FILTERS = {"tail", "head", "grep", "tee", "less", "more", "cat"}
 
 
+@functools.lru_cache(maxsize=8192)
 def normalise_command(command: str) -> str:
     """A command without ``cd``/env/wrapper noise, output plumbing and masks.
 

@@ -33,7 +33,7 @@ from donecheck.actors.review.claims import (
 )
 from donecheck.actors.review.preanalysis import depends_on, extract_acceptance
 
-__all__ = ["meaning_chars", "trivial_stop"]
+__all__ = ["meaning_chars", "plain_and_short", "trivial_stop"]
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 
@@ -41,6 +41,19 @@ _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-
 def meaning_chars(text: str) -> int:
     """Letters and digits in ``text``, a CJK character counting as three."""
     return sum(3 if _CJK.match(ch) else 1 for ch in text if ch.isalnum())
+
+
+def plain_and_short(answer: str, min_chars: int) -> bool:
+    """The answer's part of the test (no ledger needed): short by content, no code,
+    no claim of any kind."""
+    if "`" in answer or meaning_chars(strip_code(answer)) >= min_chars:
+        return False
+    return not (
+        completion_claims(answer)
+        or check_claims(answer)
+        or file_claims(answer)
+        or approval_claims(answer)
+    )
 
 
 def trivial_stop(
@@ -51,14 +64,7 @@ def trivial_stop(
     min_chars: int,
 ) -> bool:
     """Whether a request's first stop may be skipped (see the module docstring)."""
-    if "`" in answer or meaning_chars(strip_code(answer)) >= min_chars:
-        return False
-    if (
-        completion_claims(answer)
-        or check_claims(answer)
-        or file_claims(answer)
-        or approval_claims(answer)
-    ):
+    if not plain_and_short(answer, min_chars):
         return False
     start = next(
         (
