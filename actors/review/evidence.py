@@ -364,7 +364,12 @@ def operations(entries: Iterable[LedgerEntry]) -> list[Operation]:
 
 # ----------------------------------------------------------------------- checks
 
-_SELECTORS = {"-k", "-m", "--run", "-run", "--testNamePattern", "-t", "--grep", "--filter"}
+_SELECTORS = {
+    "-k", "-m", "--run", "-run", "--testNamePattern", "-t", "--grep", "--filter",
+    # what leaves tests out: a run with them re-checks less than one without
+    "--deselect", "--ignore", "--ignore-glob", "-skip", "--skip", "--exclude", "--extend-exclude",
+    "--testPathIgnorePatterns", "--exclude-tag",
+}  # fmt: skip
 
 
 def _selection(command: str) -> tuple[frozenset[str], frozenset[str]]:
@@ -380,6 +385,8 @@ def _selection(command: str) -> tuple[frozenset[str], frozenset[str]]:
                 continue
             if arg in _SELECTORS:
                 skip_next = True
+            elif arg.split("=", 1)[0] in _SELECTORS:
+                selectors.add(arg)  # --deselect=tests/a.py::t
             elif arg.startswith("-"):
                 continue
             elif "/" in arg or "::" in arg or re.search(r"\.\w+$", arg) or arg.startswith("./"):

@@ -232,6 +232,12 @@ def test_outcome(command: str, code: int | None, output: str, ok: bool | None, s
         ("pytest -q -k nothing_matches", 5, "=== 3 deselected in 0.01s ==="),
         ("pytest -q", 0, ""),
         ("pytest -q 2>&1 | tail -1", 0, "(output cut)"),
+        # leaving the failing test out is not fixing it
+        ("pytest -q --deselect tests/test_calc.py::test_add", 0, "2 passed, 1 deselected in 0.1s"),
+        ("pytest -q --deselect=tests/test_calc.py::test_add", 0, "2 passed, 1 deselected in 0.1s"),
+        ("pytest -q -k 'not test_add'", 0, "=== 2 passed, 1 deselected in 0.1s ==="),
+        ("pytest -q --ignore=tests/test_calc.py", 0, "=== 4 passed in 0.1s ==="),
+        ("pytest -q tests/test_other.py", 0, "=== 4 passed in 0.1s ==="),
     ],
 )
 def test_a_masked_or_hollow_rerun_never_turns_a_failure_into_a_pass(
