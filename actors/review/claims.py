@@ -413,12 +413,14 @@ COMPLETION: tuple[tuple[str, str], ...] = (
         r"working(?: now| fine| correctly| as expected)?|ready (?:to|for) "
         r"(?:merge|ship|review|release|deploy|go)|all set|good to go|"
         r"no (?:more )?(?:errors|issues|problems|failures)(?: left| remain(?:ing)?)?|"
-        r"(?:the )?run confirms|confirmed)\b",
+        r"(?:the )?run confirms|confirmed|all good|looks good|lgtm|shipped|wrapped up|"
+        r"taken care of|sorted out)\b",
     ),
     (
         "zh",
         r"完成|搞定|做完|做好了|实现了|已实现|修复了|已修复|修好了|解决了|已解决|没(?:有)?问题|"
-        r"可以合并|可以发布|已验证|验证通过|正常工作|正常运行|一切正常|没有错误|无错误|准备好了",
+        r"可以合并|可以发布|已验证|验证通过|正常工作|正常运行|一切正常|没有错误|无错误|准备好了|"
+        r"弄好了|处理好了|改好了|没毛病",
     ),
 )
 _DONE = {lang: re.compile(pattern, re.I) for lang, pattern in COMPLETION}
