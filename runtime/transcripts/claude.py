@@ -24,6 +24,7 @@ from typing import Any
 
 from donecheck.actors.errors import TranscriptError
 from donecheck.runtime.transcripts.openai import Step, Transcript, read_transcript_text
+from donecheck.runtime.transcripts.pairing import Pairing
 
 __all__ = ["load_claude_jsonl", "parse_claude_lines", "result_text", "tool_output"]
 
@@ -89,6 +90,8 @@ class _Reader:
         self.opened = False
         self.acted = False  # the assistant did something since the last user text
         self.pending_user: list[str] = []
+        self.pairing = Pairing()
+        self.messages = 0
 
     def line(self, number: int, raw: str) -> None:
         raw = raw.strip()
@@ -117,6 +120,7 @@ class _Reader:
             self._user(number, blocks, record.get("toolUseResult"), side)
 
     def _assistant(self, blocks: list[Any], side: bool) -> None:
+        self.messages += 1
         if self.pending_user and not side:
             self.steps.append(Step(kind="user", text="\n\n".join(self.pending_user)))
             self.pending_user = []
@@ -124,12 +128,15 @@ class _Reader:
         for block in blocks:
             if not isinstance(block, dict):
                 continue
-            if block.get("type") == "tool_use" and isinstance(block.get("id"), str):
+            if block.get("type") == "tool_use":
                 args = block.get("input")
+                given = block.get("id")
                 self.steps.append(
                     Step(
                         kind="call",
-                        call_id=block["id"],
+                        call_id=self.pairing.call(
+                            given if isinstance(given, str) else None, self.messages
+                        ),
                         name=str(block.get("name", "?")),
                         arguments=args if isinstance(args, dict) else {},
                     )
@@ -148,7 +155,11 @@ class _Reader:
             if not isinstance(block, dict):
                 continue
             kind = block.get("type")
-            if kind == "tool_result" and isinstance(block.get("tool_use_id"), str):
+            if kind == "tool_result":
+                given = block.get("tool_use_id")
+                call_id, how = self.pairing.result(given if isinstance(given, str) else None)
+                if how == "unknown":
+                    self.warnings.append(f"line {number}: a result for no pending tool call")
                 output = result_text(block.get("content"))
                 code = None
                 if structured is not None:
@@ -158,7 +169,7 @@ class _Reader:
                 self.steps.append(
                     Step(
                         kind="result",
-                        call_id=block["tool_use_id"],
+                        call_id=call_id,
                         output=output,
                         ok=False if failed else None,
                         exit_code=code,

@@ -1,6 +1,9 @@
-"""Agent conversations in OpenAI chat-completions form, read into session events.
+"""Agent conversations as chat messages, read into session events.
 
-Accepted: a JSON file holding ``{"messages": [...]}`` or a bare list of messages.
+Accepted: a JSON file holding ``{"messages": [...]}`` (with an optional
+``system``) or a bare list of messages, in OpenAI chat-completions form or in
+Anthropic Messages form (content blocks ``tool_use`` / ``tool_result``,
+``image`` and ``document`` with a base64 ``source``).
 
 * ``user`` content is a string or a list of parts: ``text``, ``image_url`` (data
   URLs are decoded into images; other URLs are noted, never fetched) and
@@ -8,9 +11,12 @@ Accepted: a JSON file holding ``{"messages": [...]}`` or a bare list of messages
   prefix) become the request text, images and attachments. The first user
   message opens the session; a later one (after the assistant replied) is a new
   user request, i.e. a new task.
-* ``assistant`` ``tool_calls`` (``function.arguments`` a JSON string) are tool
-  calls; ``tool`` messages (``tool_call_id``) are their results. The legacy
-  ``function_call`` / ``function`` pair is accepted too.
+* ``assistant`` ``tool_calls`` (``function.arguments`` a JSON string) or
+  ``tool_use`` blocks are tool calls; ``tool`` messages (``tool_call_id``) or
+  ``tool_result`` blocks are their results, with ``is_error`` as a failure. The
+  legacy ``function_call`` / ``function`` pair is accepted too. Results are
+  paired with calls as providers write them (:mod:`.pairing`): ids that repeat
+  in every message or are missing, parallel calls, results out of order.
 * The final assistant message's text is the answer under review.
 
 Exit statuses are not guessed here: a result's ``Exit code: N`` or test-runner
@@ -31,6 +37,7 @@ from typing import Any
 from urllib.parse import unquote_to_bytes
 
 from donecheck.actors.errors import TranscriptError
+from donecheck.runtime.transcripts.pairing import Pairing
 
 __all__ = [
     "MAX_TRANSCRIPT_BYTES",
@@ -134,6 +141,7 @@ class _Reader:
         self.last_assistant: tuple[int, str, bool] | None = None  # (index, text, had calls)
         self.pending_user: list[str] = []
         self.legacy_calls: list[str] = []
+        self.pairing = Pairing()
 
     def fail(self, index: int, role: str, problem: str) -> TranscriptError:
         return TranscriptError(self.source, f"message {index + 1} ({role}): {problem}")
@@ -186,7 +194,11 @@ class _Reader:
     # ------------------------------------------------------------------ roles
 
     def _user(self, index: int, message: dict[str, Any]) -> None:
-        text = self._content(index, "user", message.get("content"), allow_files=True)
+        content = message.get("content")
+        if isinstance(content, list) and any(_is_block(b, "tool_result") for b in content):
+            self._tool_results(index, content)  # Anthropic: results come as a user turn
+            return
+        text = self._content(index, "user", content, allow_files=True)
         if not self.opened:
             self.request_parts.append(text)
             self.opened = True
@@ -205,29 +217,48 @@ class _Reader:
         if not self.opened:
             raise self.fail(index, "assistant", "comes before any user message")
         self._flush_user()
-        text = self._content(index, "assistant", message.get("content"), allow_files=False)
+        content = message.get("content")
+        uses: list[dict[str, Any]] = []
+        if isinstance(content, list):
+            uses = [b for b in content if _is_block(b, "tool_use")]
+            content = [b for b in content if not _is_block(b, "tool_use")]
+        text = self._content(index, "assistant", content, allow_files=False)
         calls = message.get("tool_calls") or []
         if not isinstance(calls, list):
             raise self.fail(index, "assistant", "tool_calls must be a list")
         for n, call in enumerate(calls):
             self._tool_call(index, n, call)
+        for block in uses:
+            arguments = block.get("input")
+            given = block.get("id")
+            self.steps.append(
+                Step(
+                    kind="call",
+                    call_id=self.pairing.call(given if isinstance(given, str) else None, index),
+                    name=str(block.get("name") or "?"),
+                    arguments=arguments if isinstance(arguments, dict | str) else {},
+                )
+            )
         legacy = message.get("function_call")
         if isinstance(legacy, dict):
-            call_id = f"legacy-{index + 1}"
-            self._tool_call(index, 0, {"id": call_id, "function": legacy})
+            call_id = self.pairing.call(f"legacy-{index + 1}", index)
+            self._tool_call(index, 0, {"id": call_id, "function": legacy}, registered=True)
             self.legacy_calls.append(call_id)
-        self.last_assistant = (index, text, bool(calls) or isinstance(legacy, dict))
+        acted = bool(calls) or bool(uses) or isinstance(legacy, dict)
+        self.last_assistant = (index, text, acted)
 
-    def _tool_call(self, index: int, n: int, call: Any) -> None:
+    def _tool_call(self, index: int, n: int, call: Any, *, registered: bool = False) -> None:
         where = f"tool_calls[{n}]"
         if not isinstance(call, dict):
             raise self.fail(index, "assistant", f"{where} is not an object")
         function = call.get("function")
         if not isinstance(function, dict) or not isinstance(function.get("name"), str):
             raise self.fail(index, "assistant", f"{where} has no function name")
-        call_id = call.get("id")
-        if not isinstance(call_id, str) or not call_id:
-            raise self.fail(index, "assistant", f"{where} has no id")
+        given = call.get("id")
+        if registered:
+            call_id = str(given)
+        else:  # unique in the transcript, whatever the provider reused or left out
+            call_id = self.pairing.call(given if isinstance(given, str) else None, index)
         raw_args = function.get("arguments", "{}")
         arguments: dict[str, Any] | str
         if isinstance(raw_args, dict):
@@ -252,19 +283,42 @@ class _Reader:
         if role == "function":
             if not self.legacy_calls:
                 raise self.fail(index, role, "a function result with no function_call before it")
-            call_id = self.legacy_calls.pop(0)
+            call_id = self.pairing.result(self.legacy_calls.pop(0))[0]
         else:
             given = message.get("tool_call_id")
-            if not isinstance(given, str) or not given:
-                raise self.fail(index, role, "tool_call_id is missing")
-            call_id = given
-            known = {s.call_id for s in self.steps if s.kind == "call"}
-            if call_id not in known:
-                self.warnings.append(
-                    f"message {index + 1}: result for unknown tool call {call_id!r}"
-                )
+            given = given if isinstance(given, str) and given else None
+            if given is None and not self.pairing.unanswered:
+                raise self.fail(index, role, "tool_call_id is missing, and no call is waiting")
+            call_id = self._paired(index, given)
         output = self._content(index, role, message.get("content"), allow_files=False)
         self.steps.append(Step(kind="result", call_id=call_id, output=output))
+
+    def _paired(self, index: int, given: str | None) -> str:
+        call_id, how = self.pairing.result(given)
+        if how == "unknown":
+            self.warnings.append(
+                f"message {index + 1}: a result for no pending tool call ({given!r}); kept"
+            )
+        elif how == "position" and given:
+            self.warnings.append(
+                f"message {index + 1}: result id {given!r} matches no pending call; paired"
+                " by position"
+            )
+        return call_id
+
+    def _tool_results(self, index: int, blocks: list[Any]) -> None:
+        """Anthropic Messages form: ``tool_result`` blocks in a user turn."""
+        self._flush_user()
+        for block in blocks:
+            if not _is_block(block, "tool_result"):
+                continue
+            given = block.get("tool_use_id")
+            call_id = self._paired(index, given if isinstance(given, str) else None)
+            output = _block_text(block.get("content"))
+            failed = bool(block.get("is_error"))
+            self.steps.append(
+                Step(kind="result", call_id=call_id, output=output, ok=False if failed else None)
+            )
 
     # --------------------------------------------------------------- content
 
@@ -301,7 +355,9 @@ class _Reader:
                 texts.append(str(part.get("refusal", "")))
             elif kind in {"image_url", "file"} and allow_files:
                 self._file_part(index, role, n, part)
-            elif kind in {"image_url", "file"}:
+            elif kind in {"image", "document"} and allow_files:
+                self._source_part(index, role, n, part)
+            elif kind in {"image_url", "file", "image", "document"}:
                 self.warnings.append(f"message {index + 1} ({role}): content[{n}] {kind} ignored")
             else:
                 self.warnings.append(
@@ -345,6 +401,24 @@ class _Reader:
             name = f"attachment-{len(self.attachments) + 1}"
         self.attachments.append((name, data))
 
+    def _source_part(self, index: int, role: str, n: int, part: dict[str, Any]) -> None:
+        """Anthropic ``image`` / ``document`` blocks with a base64 ``source``."""
+        source = part.get("source")
+        if not isinstance(source, dict) or source.get("type") != "base64":
+            self.warnings.append(
+                f"message {index + 1}: content[{n}] {part['type']} is not inline base64; skipped"
+            )
+            return
+        data = self._b64(index, role, n, str(source.get("data", "")))
+        mime = str(source.get("media_type") or "")
+        ext = (mime.split("/")[-1].split("+")[0] or "bin") if mime else "bin"
+        if part["type"] == "image":
+            self.images.append((f"image-{len(self.images) + 1}.{ext}", data))
+        else:
+            title = part.get("title")
+            name = title if isinstance(title, str) and title else None
+            self.attachments.append((name or f"attachment-{len(self.attachments) + 1}.{ext}", data))
+
     def _decode_data_url(self, index: int, role: str, n: int, url: str) -> tuple[str | None, bytes]:
         match = _DATA_URL.match(url)
         if match is None:
@@ -359,3 +433,25 @@ class _Reader:
             return base64.b64decode("".join(text.split()), validate=True)
         except (binascii.Error, ValueError):
             raise self.fail(index, role, f"content[{n}] is not valid base64") from None
+
+
+def _is_block(block: Any, kind: str) -> bool:
+    return isinstance(block, dict) and block.get("type") == kind
+
+
+def _block_text(content: Any) -> str:
+    """The text of a ``tool_result``'s content: a string, or blocks (text kept, an
+    image noted)."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = []
+        for block in content:
+            if isinstance(block, str):
+                parts.append(block)
+            elif _is_block(block, "text"):
+                parts.append(str(block.get("text", "")))
+            elif _is_block(block, "image"):
+                parts.append("[image]")
+        return "\n".join(parts)
+    return "" if content is None else json.dumps(content, ensure_ascii=False)[:10_000]
