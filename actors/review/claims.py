@@ -1,25 +1,44 @@
-"""What an answer claims, read from its text (English and Chinese).
+"""What an answer claims, read from its text, in the languages of :mod:`.lexicon`.
 
-Only plain statements of fact count: "all tests pass", "构建成功". Negated,
-conditional or future forms ("tests do not pass yet", "should pass once…",
-"测试尚未通过") are not claims. Code blocks are ignored.
+One detector, driven by the lexicon's tables: that the work is done (or
+verified), that checks passed, that named files were written, that something
+was approved. Only plain statements of fact count. A negation or a pending form
+in the statement's own clause ("tests do not pass yet", "尚未通过", "nicht
+bestanden"), a conditional in its clause or opening the sentence ("should pass
+once …", "if …, the tests pass", "如果", "wenn", "si"), a question, or reported
+speech ("the user said", "据说", "laut") takes it back. Code blocks are ignored.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache, lru_cache
 from typing import Literal
+
+from donecheck.actors.review.lexicon import (
+    CLAUSE_BREAK,
+    LEXICONS,
+    OBJECT_BREAK,
+    Category,
+    Lexicon,
+)
 
 __all__ = [
     "ApprovalClaim",
+    "ApprovalStatement",
     "Category",
     "CheckClaim",
+    "Claim",
+    "ClaimKind",
     "FileClaim",
     "approval_claims",
+    "approval_statements",
     "asks_for_change",
     "category_of_check",
     "check_claims",
+    "claims",
     "completion_claims",
     "file_claims",
     "mentioned_categories",
@@ -29,53 +48,295 @@ __all__ = [
     "strip_code",
 ]
 
-Category = Literal["test", "lint", "type", "build", "any"]
+ClaimKind = Literal["done", "check", "file", "approved"]
 
 _FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|(?<=[。！？；])|\n+")
+_CLAUSE = re.compile(CLAUSE_BREAK, re.I)
+_OBJECT_BREAK = re.compile(OBJECT_BREAK, re.I)
+_KANA = re.compile(r"[\u3040-\u30ff]")
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+_LATIN = re.compile(r"[A-Za-z\u00c0-\u024f]")
 
-_EN_SUBJECT = (
-    r"(?P<subject>(?:unit |integration |e2e |end-to-end |regression )?"
-    r"(?:tests?|test suite|test cases?|specs?|checks?|builds?|compil(?:e|ation)|lint(?:er|ing)?|"
-    r"type[- ]?checks?|type[- ]?checking|mypy|ruff|pytest|jest|eslint|tsc|ci|pipeline))"
-)
-_EN_VERB = (
-    r"(?P<verb>pass(?:es|ed|ing)?|succeed(?:s|ed)?|success(?:ful(?:ly)?)?|(?:is |are |all )?green|"
-    r"(?:are |is )?(?:all )?ok|clean|work(?:s|ing)?)"
-)
-_EN_CLAIMS = [
-    re.compile(rf"(?i)\b{_EN_SUBJECT}\b[^.\n]{{0,40}}?\b{_EN_VERB}\b"),
-    re.compile(
-        r"(?i)\b(?P<verb>pass(?:es|ed|ing)?)\s+(?:all\s+)?(?:the\s+|its\s+|our\s+)?"
-        r"(?P<subject>tests?|checks?|specs?|test suite|lint(?:ing)?|type[- ]?checks?)\b"
-    ),
-    re.compile(r"(?i)\b(?P<subject>everything|all)\s+(?:is\s+)?(?P<verb>green)\b"),
-]
-_EN_NEGATION = re.compile(
-    r"(?i)(?:\bnot|n't|\bnever|\bno longer|\bunable|\bcannot|"
-    r"\bskip(?:ped)?|\bshould|\bwould|\bwill|\bmight|\bmay|\bcould|"
-    r"\bonce|\bif|\bunless|\buntil|\bexpect(?:ed)?|\bto make|\bso that|\bhopefully|"
-    r"\bprobably|\bmust|\bneed(?:s|ed)? to|\btodo|\bpending|\byet|\bwhether)\b"
-)
 
-_ZH_SUBJECT = (
-    r"(?P<subject>(?:[A-Za-z][\w.-]*\s*)?(?:单元测试|集成测试|测试用例|测试|单测|用例|检查|构建|"
-    r"编译|类型检查|lint|Lint|CI|流水线|校验))"
-)
-_ZH_CLAIMS = [
-    re.compile(
-        rf"{_ZH_SUBJECT}[^。！？\n]{{0,12}}?(?:全部|均|都|已经|已)*\s*(?P<verb>通过|成功|绿|无误|没有问题)"
-    ),
-    re.compile(r"(?P<verb>通过)(?:了)?(?:全部|所有)(?P<subject>测试|检查|用例)"),
-]
-_ZH_NEGATION = re.compile(r"未|没有|没|不|尚未|待|应该|应当|将会|将|预计|如果|一旦|需要|还需|是否")
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """One statement of fact in an answer, and what it is about."""
 
-_CATEGORY_WORDS: list[tuple[Category, re.Pattern[str]]] = [
-    ("type", re.compile(r"(?i)type|mypy|tsc|pyright|类型")),
-    ("lint", re.compile(r"(?i)lint|ruff|eslint|flake8|pylint")),
-    ("build", re.compile(r"(?i)build|compil|构建|编译")),
-    ("test", re.compile(r"(?i)test|spec|pytest|jest|单元|测试|单测|用例")),
-]
+    kind: ClaimKind
+    sentence: str
+    lang: str
+    """The lexicon that read it (``en``, ``zh``, ``ja``, ``es``, ``de``, ``fr``)."""
+    phrase: str
+    """The words that make the claim."""
+    categories: frozenset[Category] = frozenset()
+    """For ``check``: which kinds of check it says passed."""
+    paths: tuple[str, ...] = ()
+    """For ``file``: the paths it says were written."""
+    subject: str = ""
+    """For ``approved``: what it says was approved, when the sentence names it."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Reader:
+    """One lexicon compiled, with the take-back words of its whole script."""
+
+    lex: Lexicon
+    done: re.Pattern[str]
+    checks: tuple[re.Pattern[str], ...]
+    subjects: tuple[tuple[Category, re.Pattern[str]], ...]
+    change: re.Pattern[str]
+    approved: tuple[re.Pattern[str], ...]
+    unapproved: tuple[re.Pattern[str], ...]
+    negation: re.Pattern[str]
+    conditional: re.Pattern[str]
+    reported: re.Pattern[str]
+    negation_after: re.Pattern[str] | None
+    after_object: re.Pattern[str] | None
+    marker: re.Pattern[str] | None
+
+
+def _script(lex: Lexicon) -> str:
+    return {"zh": "han", "ja": "kana"}.get(lex.code, "latin")
+
+
+def _union(patterns: list[str]) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{p})" for p in patterns if p), re.I)
+
+
+@cache
+def _readers() -> dict[str, tuple[_Reader, ...]]:
+    """The lexicons compiled, grouped by script. Languages that share a script
+    share their take-back words: "Die Tests sind ok, nicht" is read by the English
+    row too, so a German negation is never missed by it."""
+    by_script: dict[str, list[Lexicon]] = {}
+    for lex in LEXICONS:
+        by_script.setdefault(_script(lex), []).append(lex)
+    readers: dict[str, tuple[_Reader, ...]] = {}
+    for script, group in by_script.items():
+        negation = _union([lex.negation for lex in group])
+        conditional = _union([lex.conditional for lex in group])
+        reported = _union([lex.reported for lex in group])
+        negation_after = _union([lex.negation_after for lex in group if lex.negation_after])
+        readers[script] = tuple(
+            _Reader(
+                lex=lex,
+                done=re.compile(lex.done, re.I),
+                checks=tuple(re.compile(p, re.I) for p in lex.checks),
+                subjects=tuple((cat, re.compile(p, re.I)) for cat, p in lex.subjects),
+                change=re.compile(lex.change, re.I),
+                approved=tuple(re.compile(p, re.I) for p in lex.approved),
+                unapproved=tuple(re.compile(p, re.I) for p in lex.unapproved),
+                negation=negation,
+                conditional=conditional,
+                reported=reported,
+                negation_after=negation_after if negation_after.pattern else None,
+                after_object=re.compile(lex.after_object, re.I) if lex.after_object else None,
+                marker=re.compile(lex.marker, re.I) if lex.marker else None,
+            )
+            for lex in group
+        )
+    return readers
+
+
+def _readers_for(sentence: str) -> tuple[_Reader, ...]:
+    """The lexicons that can read ``sentence``: Japanese when it has kana, Chinese
+    when it has Han characters and no kana; English when it has Latin letters, and
+    Spanish, German or French too when the sentence shows their marks (or is too
+    short to tell)."""
+    readers = _readers()
+    found: tuple[_Reader, ...] = ()
+    if _KANA.search(sentence):
+        found += readers["kana"]
+    elif _HAN.search(sentence):
+        found += readers["han"]
+    if _LATIN.search(sentence):
+        short = len(sentence.split()) <= 3
+        found += tuple(
+            r
+            for r in readers["latin"]
+            if short or r.marker is None or r.marker.search(sentence) is not None
+        )
+    return found
+
+
+def strip_code(text: str) -> str:
+    """The answer without fenced code blocks (code is not a claim)."""
+    return _FENCE.sub(" ", text)
+
+
+def sentences(text: str) -> list[str]:
+    """``text`` without code blocks, split into sentences (any of the languages)."""
+    return [part.strip() for part in _SENTENCE_END.split(strip_code(text)) if part.strip()]
+
+
+def _sentence_spans(text: str) -> Iterator[tuple[int, str]]:
+    """The sentences of ``text`` (code already stripped) with where each starts."""
+    pos = 0
+    for brk in [*_SENTENCE_END.finditer(text), None]:
+        stop = brk.start() if brk else len(text)
+        part = text[pos:stop]
+        if part.strip():
+            yield pos + len(part) - len(part.lstrip()), part.strip()
+        if brk:
+            pos = brk.end()
+
+
+def _question(sentence: str) -> bool:
+    end = sentence.rstrip().rstrip("。.")
+    return (
+        end.endswith(("?", "？"))
+        or sentence.startswith("¿")
+        or (_KANA.search(sentence) is not None and end.endswith("か"))
+    )
+
+
+def _clause(sentence: str, start: int, end: int) -> tuple[int, int]:
+    """Where the clause around ``sentence[start:end]`` begins and ends."""
+    begin = 0
+    for brk in _CLAUSE.finditer(sentence, 0, start):
+        begin = brk.end()
+    after = _CLAUSE.search(sentence, end)
+    return begin, after.start() if after else len(sentence)
+
+
+def _stated(reader: _Reader, sentence: str, start: int, end: int, gap: str = "") -> bool:
+    """Whether ``sentence[start:end]`` is stated as fact: not negated within its
+    clause (or in ``gap``, the words between its parts), not conditional, not
+    someone else's words."""
+    begin, finish = _clause(sentence, start, end)
+    near = max(begin, start - reader.lex.reach)
+    if _occurs(reader.negation, sentence, near, start) or (gap and reader.negation.search(gap)):
+        return False
+    if reader.negation_after is not None and reader.negation_after.match(sentence[end:]):
+        return False
+    return not _hedged(reader, sentence, start, end, begin, finish)
+
+
+def _hedged(reader: _Reader, sentence: str, start: int, end: int, begin: int, finish: int) -> bool:
+    """Whether a statement is conditional (in its own clause ``[begin, finish)`` or
+    the sentence's opening one) or someone else's words."""
+    first = _CLAUSE.search(sentence)
+    opening = first.end() if first and first.start() < start else 0
+    return (
+        _occurs(reader.conditional, sentence, begin, start)
+        or _occurs(reader.conditional, sentence, end, finish)
+        or _occurs(reader.conditional, sentence, 0, opening)
+        or _occurs(reader.reported, sentence, 0, start)
+    )
+
+
+def _occurs(pattern: re.Pattern[str], sentence: str, lo: int, hi: int) -> bool:
+    """Whether ``pattern`` matches ``sentence`` at a position in ``[lo, hi)``,
+    its look-arounds seeing the whole sentence."""
+    if lo >= hi:
+        return False
+    ahead = min(len(sentence), hi + _LOOKAHEAD)
+    return any(m.start() < hi for m in pattern.finditer(sentence, lo, ahead))
+
+
+_LOOKAHEAD = 60
+"""How far past a window a take-back word's own look-ahead may read ("n'y a plus")."""
+
+
+def _gap(hit: re.Match[str]) -> str:
+    """The words between a check's subject and its verb."""
+    a, b = hit.span("subject"), hit.span("verb")
+    return hit.string[min(a[1], b[1]) : max(a[0], b[0])]
+
+
+def _joined(gap: str) -> bool:
+    """Whether a check's subject and verb stand in one clause (a list's commas
+    aside): in "some tests fail, but the build passes" the tests do not pass."""
+    return all(brk.group(0) in _LIST_MARKS for brk in _CLAUSE.finditer(gap))
+
+
+_LIST_MARKS = frozenset({",", ":", "、", "，", "："})
+
+
+def _categories(reader: _Reader, subject: str) -> frozenset[Category]:
+    found = {cat for cat, pattern in reader.subjects if pattern.search(subject)}
+    return frozenset(found) if found else frozenset({"any"})
+
+
+@lru_cache(maxsize=4096)
+def _sentence_claims(sentence: str) -> tuple[Claim, ...]:
+    """Every claim of one sentence (cached: the rules, the trivial-stop test and the
+    judge's check read the same answer)."""
+    if _question(sentence):
+        return ()
+    found: list[Claim] = []
+    paths = _claimed_paths(sentence)
+    for reader in _readers_for(sentence):
+        code = reader.lex.code
+        for hit in reader.done.finditer(sentence):
+            if _stated(reader, sentence, hit.start(), hit.end()):
+                found.append(Claim("done", sentence, code, hit.group(0)))
+        for pattern in reader.checks:
+            pos, inside = 0, -1
+            while check := pattern.search(sentence, pos):
+                hit = check
+                pos = hit.start() + 1  # overlapping: "lint, types and tests all pass"
+                if hit.start("subject") < inside:
+                    continue  # "检查" inside "ruff 检查": one subject, read once
+                inside = hit.end("subject")
+                gap = _gap(hit)
+                if _joined(gap) and _stated(reader, sentence, hit.start(), hit.end(), gap):
+                    categories = _categories(reader, hit.group("subject"))
+                    found.append(Claim("check", sentence, code, hit.group(0), categories))
+        claimed = [p for s, e, p in paths if _governed(reader, sentence, s, e)]
+        if claimed:
+            found.append(Claim("file", sentence, code, "", paths=tuple(dict.fromkeys(claimed))))
+    found.extend(_sentence_approvals(sentence))
+    return tuple(found)
+
+
+def _verb_start(hit: re.Match[str]) -> int:
+    """Where a statement's verb begins: after a subject the pattern reads before it
+    ("the budget | was approved"), so the subject's own words ("据说预算",
+    "如果预算", "presupuesto no") are read as what comes before the verb."""
+    if hit.groupdict().get("subject") and hit.end("subject") < hit.end():
+        return hit.end("subject")
+    return hit.start()
+
+
+@lru_cache(maxsize=4096)
+def _sentence_approvals(sentence: str) -> tuple[Claim, ...]:
+    """Approval statements of one sentence; where two patterns read the same words
+    ("the budget was approved by finance"), the reading that names a subject."""
+    if _question(sentence) or not _APPROVAL_HINT.search(sentence):
+        return ()
+    found: list[Claim] = []
+    for reader in _readers_for(sentence):
+        hits = [
+            hit
+            for pattern in reader.approved
+            for hit in pattern.finditer(sentence)
+            if _stated(reader, sentence, _verb_start(hit), hit.end())
+        ]
+        hits.sort(key=lambda h: (not h.groupdict().get("subject"), h.start()))
+        taken: list[tuple[int, int]] = []
+        for hit in hits:
+            if any(hit.start() < end and start < hit.end() for start, end in taken):
+                continue
+            taken.append(hit.span())
+            subject = hit.groupdict().get("subject") or ""
+            phrase = hit.group(0).strip()
+            found.append(Claim("approved", sentence, reader.lex.code, phrase, subject=subject))
+    return tuple(found)
+
+
+_ALL_KINDS: frozenset[ClaimKind] = frozenset({"done", "check", "file", "approved"})
+
+
+def claims(text: str, kinds: frozenset[ClaimKind] = _ALL_KINDS) -> list[Claim]:
+    """Every statement of fact in ``text`` of the given kinds, sentence by sentence."""
+    return [
+        c for sentence in sentences(text) for c in _sentence_claims(sentence) if c.kind in kinds
+    ]
+
+
+# ------------------------------------------------------------------ check claims
 
 _KIND_CATEGORY: dict[str, Category] = {
     "mypy": "type",
@@ -137,37 +398,17 @@ class CheckClaim:
     categories: frozenset[Category]
 
 
-def strip_code(text: str) -> str:
-    """The answer without fenced code blocks (code is not a claim)."""
-    return _FENCE.sub(" ", text)
-
-
-def _categories(subject: str) -> frozenset[Category]:
-    found = {cat for cat, pattern in _CATEGORY_WORDS if pattern.search(subject)}
-    return frozenset(found) if found else frozenset({"any"})
-
-
-def sentences(text: str) -> list[str]:
-    """``text`` without code blocks, split into sentences (English and Chinese)."""
-    return [part.strip() for part in _SENTENCE_END.split(strip_code(text)) if part.strip()]
-
-
 def check_claims(answer: str) -> list[CheckClaim]:
     """Sentences of ``answer`` that state, as fact, that checks passed."""
-    claims: list[CheckClaim] = []
-    for sentence in sentences(answer):
-        categories: set[Category] = set()
-        for patterns, negation, reach in (
-            (_EN_CLAIMS, _EN_NEGATION, 30),
-            (_ZH_CLAIMS, _ZH_NEGATION, 4),
-        ):
-            for pattern in patterns:
-                for hit in pattern.finditer(sentence):
-                    if not negation.search(sentence[max(0, hit.start() - reach) : hit.end()]):
-                        categories |= _categories(hit.group("subject"))
-        if categories:
-            claims.append(CheckClaim(sentence, frozenset(categories)))
-    return claims
+    found: dict[str, set[Category]] = {}
+    for claim in claims(answer, frozenset({"check"})):
+        found.setdefault(claim.sentence, set()).update(claim.categories)
+    return [CheckClaim(sentence, frozenset(cats)) for sentence, cats in found.items()]
+
+
+def completion_claims(answer: str) -> list[str]:
+    """Sentences of ``answer`` that state, as fact, that the work is finished."""
+    return list(dict.fromkeys(c.sentence for c in claims(answer, frozenset({"done"}))))
 
 
 # ------------------------------------------------------------------ file claims
@@ -179,7 +420,7 @@ _EXTENSIONS = (
     "makefile|mk|cmake|svg|tex"
 )
 _PATH = re.compile(
-    rf"""(?ix)
+    rf"""(?iax)
     `(?P<quoted>[^`\s]{{1,200}})`                               # `anything/quoted.ext`
     | (?<![\w/.@:-])(?P<bare>(?:[\w.-]+/)*[\w-][\w.-]*\.(?:{_EXTENSIONS}))(?![\w/-])
     | (?<![\w/.@:-])(?P<special>(?:[\w.-]+/)*
@@ -187,27 +428,8 @@ _PATH = re.compile(
     """
 )
 _QUOTED_PATH = re.compile(rf"(?i)^(?:\./)?(?:[\w.@-]+/)*[\w.@-]+(?:\.(?:{_EXTENSIONS})|/)$")
-_EN_CHANGE = re.compile(
-    r"(?i)\b(?P<verb>creat(?:ed|es)|add(?:ed|s)|updat(?:ed|es)|modifi(?:ed|es)|chang(?:ed|es)|"
-    r"edit(?:ed|s)|wr(?:ote|itten)|rewr(?:ote|itten)|implement(?:ed|s)|refactor(?:ed|s)|"
-    r"renam(?:ed|es)|remov(?:ed|es)|delet(?:ed|es)|patch(?:ed|es)|fix(?:ed|es)|adjust(?:ed|s)|"
-    r"mov(?:ed|es)|replac(?:ed|es)|extend(?:ed|s)|touch(?:ed|es)|generat(?:ed|es)|sav(?:ed|es))\b"
-)
-_ZH_CHANGE = re.compile(
-    r"(?P<verb>创建|新建|修改|更新|添加|新增|编写|写入|改动|改写|删除|重构|修复|实现|生成|替换|调整|重命名|保存)"
-)
-_EN_CHANGE_NEGATION = re.compile(
-    r"(?i)(?:\bnot|n't|\bnever|\bno\b|\bwithout|\bshould|\bwould|\bwill|\bmight|\bmay|"
-    r"\bcould|\bneed(?:s|ed)? to|\bif|\bunless|\bplan(?:ned)? to|\bgoing to|\bpropose|"
-    r"\bsuggest|\btodo|\byou can|\byou could|\bnext\b|\bremaining|\bwhether)"
-)
-_CLAUSE_BREAK = re.compile(
-    r"(?i)[,;:]|\b(?:and|but|so|then|which|that|while|because|pass(?:es)?)\b"
-)
-_LIST_ONLY = re.compile(r"(?i)^[\s,`'\"]*(?:(?:and|&)[\s,`'\"]*)?$")
-_ZH_CHANGE_NEGATION = re.compile(
-    r"未|没有|没|不|尚未|待|应该|应当|将会|将要|计划|建议|需要|还需|是否|可以"
-)
+_LIST_ONLY = re.compile(r"(?i)^[\s,`'\"、]*(?:(?:and|&|y|et|und|和|与|及|以及|と)[\s,`'\"、]*)?$")
+_LISTED_AFTER_COLON = re.compile(r"(?i)^[^,;.。，；]{0,40}[:：]\s*$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,6 +456,71 @@ def mentioned_paths(text: str) -> list[str]:
     """Path-like names in ``text`` (``src/a.py``, `` `README.md` ``, ``Dockerfile``)."""
     return list(dict.fromkeys(path for _, _, path in _claimed_paths(strip_code(text))))
 
+
+def file_claims(answer: str) -> list[FileClaim]:
+    """Sentences of ``answer`` that state, as fact, that named files were written.
+
+    A sentence counts when a change verb ("updated", "修改了", "actualicé") governs
+    a path-like name: the verb before the path, with nothing but other paths
+    between ("updated a.py, b.py and c.py", "updated these files: a.py, b.py") or
+    a short stretch with no clause break; or, where the language allows it, the
+    verb after the path ("config.py was updated", "config.py 已修改",
+    "config.py を更新しました"). Negated, planned or suggested changes ("you
+    could update config.py", "尚未修改") do not count.
+    """
+    found: dict[str, list[str]] = {}
+    for claim in claims(answer, frozenset({"file"})):
+        found.setdefault(claim.sentence, []).extend(claim.paths)
+    return [FileClaim(s, tuple(dict.fromkeys(paths))) for s, paths in found.items()]
+
+
+def _governed(reader: _Reader, sentence: str, start: int, end: int) -> bool:
+    """Whether a change verb of ``reader`` governs the path at ``sentence[start:end]``."""
+    lead = max(0, start - 80)
+    verbs = list(reader.change.finditer(sentence, lead, start))
+    if verbs:
+        verb = verbs[-1]  # the closest verb governs the path, if no clause break between
+        between = _PATH.sub("", sentence[verb.end() : start])
+        listed = _LIST_ONLY.match(between) is not None  # "a.py, b.py and"
+        if not listed and (":" in between or "：" in between):
+            head, _, rest = between.replace("：", ":").rpartition(":")
+            listed = _LISTED_AFTER_COLON.match(head + ":") is not None and bool(
+                _LIST_ONLY.match(rest)
+            )
+        short = len(between) <= 45 and not _OBJECT_BREAK.search(between)
+        if (listed or short) and _stated(reader, sentence, verb.start(), verb.end(), between):
+            return True
+    if reader.after_object is None:
+        return False
+    after = reader.change.search(sentence, end, min(len(sentence), end + 40))
+    if after is None:
+        return False
+    between = sentence[end : after.start()]
+    return reader.after_object.match(between) is not None and _stated(
+        reader, sentence, start, after.end(), between
+    )
+
+
+def _norm_path(path: str) -> str:
+    path = path.replace("\\", "/").strip("'\"` ")
+    while path.startswith("./"):
+        path = path[2:]
+    return path.rstrip("/").lower()
+
+
+def path_matches(claimed: str, written: str) -> bool:
+    """Does a write to ``written`` account for a claim about ``claimed``?
+
+    Equal paths, one a suffix of the other at a ``/`` boundary, or a bare file
+    name equal to the written file's name (``calc.py`` vs ``/repo/src/calc.py``).
+    """
+    a, b = _norm_path(claimed), _norm_path(written)
+    if not a or not b:
+        return False
+    return a == b or b.endswith("/" + a) or a.endswith("/" + b)
+
+
+# ------------------------------------------------------------------ requests
 
 # Kinds of check a request or an item names, as words (not inside other words:
 # "the spec" is a document, "Build an API" a task, "prototype" no type check).
@@ -271,100 +558,24 @@ def mentioned_categories(text: str) -> frozenset[Category]:
     return frozenset(cat for cat, pattern in _MENTIONS if pattern.search(strip_code(text)))
 
 
-def file_claims(answer: str) -> list[FileClaim]:
-    """Sentences of ``answer`` that state, as fact, that named files were written.
-
-    A sentence counts when a change verb ("updated", "created", "修改了") governs a
-    path-like name in the same sentence: English verb before the path (or "X was
-    updated"), Chinese verb within a few characters of it. Negated, planned or
-    suggested changes ("you could update config.py", "尚未修改") do not count.
-    """
-    claims: list[FileClaim] = []
-    for sentence in sentences(answer):
-        paths = _claimed_paths(sentence)
-        if not paths:
-            continue
-        claimed: list[str] = []
-        for start, end, path in paths:
-            if _governed(sentence, start, end):
-                claimed.append(path)
-        if claimed:
-            claims.append(FileClaim(sentence, tuple(dict.fromkeys(claimed))))
-    return claims
+_CHANGE_REQUEST = re.compile(
+    r"(?i)\b(?:create|add|update|modify|change|edit|write|rewrite|implement|refactor|rename|"
+    r"remove|delete|patch|fix|adjust|move|replace|extend|generate|save|put|append|"
+    r"insert|convert|translate|format|bump|upgrade)\b|\bmake\b(?!\s+sure)|"
+    r"创建|新建|修改|更新|添加|新增|编写|写入|写|改|删除|重构|修复|实现|生成|替换|调整|重命名|保存|"
+    r"加入|补充|"
+    r"(?:作成|更新|修正|追加|変更|削除|実装|編集)(?:して|する|してください)|"
+    r"\b(?:actualiza|modifica|añade|agrega|crea|corrige|elimina|cambia|ändere|aktualisiere|"
+    r"füge|erstelle|behebe|entferne|modifie|ajoute|crée|corrige|supprime|mets à jour)\b"
+)
 
 
-def _governed(sentence: str, start: int, end: int) -> bool:
-    before = sentence[max(0, start - 80) : start]
-    verbs = list(_EN_CHANGE.finditer(before))
-    if verbs:
-        verb = verbs[-1]  # the closest verb governs the path, if no clause break between
-        between = before[verb.end() :]
-        upto = start - len(before) + verb.end()
-        listed = _LIST_ONLY.match(_PATH.sub("", between)) is not None  # "a.py, b.py and"
-        if (
-            listed or (len(between) <= 45 and not _CLAUSE_BREAK.search(between))
-        ) and not _EN_CHANGE_NEGATION.search(sentence[max(0, upto - 70) : upto]):
-            return True
-    after = sentence[end : end + 40]
-    passive = re.match(
-        r"(?i)^\s*(?:(?:was|were|is|are|has been|have been|got|now)\s+)+(\w+)", after
-    )
-    if passive and _EN_CHANGE.fullmatch(passive.group(1)):
-        return not _EN_CHANGE_NEGATION.search(sentence[max(0, start - 40) : end + 40])
-    near = sentence[max(0, start - 12) : start] + " " + sentence[end : end + 12]
-    if _ZH_CHANGE.search(near):
-        return not _ZH_CHANGE_NEGATION.search(sentence[max(0, start - 16) : end + 16])
-    return False
-
-
-def _norm_path(path: str) -> str:
-    path = path.replace("\\", "/").strip("'\"` ")
-    while path.startswith("./"):
-        path = path[2:]
-    return path.rstrip("/").lower()
-
-
-def path_matches(claimed: str, written: str) -> bool:
-    """Does a write to ``written`` account for a claim about ``claimed``?
-
-    Equal paths, one a suffix of the other at a ``/`` boundary, or a bare file
-    name equal to the written file's name (``calc.py`` vs ``/repo/src/calc.py``).
-    """
-    a, b = _norm_path(claimed), _norm_path(written)
-    if not a or not b:
-        return False
-    return a == b or b.endswith("/" + a) or a.endswith("/" + b)
+def asks_for_change(text: str) -> bool:
+    """Whether a request item asks for a file to be changed (not only read or explained)."""
+    return _CHANGE_REQUEST.search(text) is not None
 
 
 # -------------------------------------------------------------- approval claims
-
-_EN_APPROVAL = re.compile(
-    r"""(?ix)
-    \b(?:
-        (?:is|are|was|were|been|got|get|gets|received|obtained|has|have|had)\s+
-            (?:\w+\s+){0,2}?(?:approved|signed[ -]off|sign-off|okayed|green-?lit)
-      | approved\s+by\b
-      | (?:approval|sign-?off)\s+(?:was\s+|has\s+been\s+)?(?:granted|given|obtained|received)
-      | passed\s+(?:the\s+)?(?:\w+\s+){0,2}?(?:review|approval|audit|sign-?off|inspection)
-      | (?:PR|pull\ request|MR|merge\ request|change|design|plan|budget|release|request|proposal|
-         it|this|that|contract|document|spec)\s+(?:is\s+|was\s+|has\s+been\s+)?approved\b
-      | signed\s+off\s+(?:by|on)\b
-    )
-    """
-)
-_EN_APPROVAL_NEGATION = re.compile(
-    r"(?i)(?:\bnot\b|n't|\bnever|\bno\b|\byet|\bpending|\bawait|\bwaiting|\bwait for|"
-    r"\bneeds?\b|\brequires?\b|\brequired|\bto be\b|\bonce\b|\bif\b|\bunless|\buntil|"
-    r"\bbefore|\bshould|\bwill\b|\bwould|\bmay\b|\bmight|\bcould|\brequest(?:ed|ing)?\b|"
-    r"\bseek|\bsubmit(?:ted)?\s+for|\bsent\s+for|\bfor approval|\bwhether|\bask(?:ed)?\s+for)"
-)
-_ZH_APPROVAL = re.compile(
-    r"(?:已(?:经)?(?:被)?(?:获得?|得到)?(?:批准|获批|核准|签字|签核|签署|同意|审批)|"
-    r"(?:审批|审核|评审)(?:已(?:经)?)?通过|(?:获得?|得到)(?:了)?(?:批准|审批|签字)|批准了|已通过(?:审批|审核|评审))"
-)
-_ZH_APPROVAL_NEGATION = re.compile(
-    r"未|尚未|没有|没|待|等待|是否|需要|须|申请|提交|还需|仍需|不|如果|若"
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -373,85 +584,106 @@ class ApprovalClaim:
 
     sentence: str
     phrase: str
+    subject: str = ""
+    """What was approved, as the sentence names it ("budget", "PR"); empty if it does not."""
 
 
 def approval_claims(text: str) -> list[ApprovalClaim]:
-    """Sentences of ``text`` that state, as fact, that something was approved.
+    """Statements in ``text`` that something was approved, as fact.
 
-    "The PR was approved", "signed off by legal", "已批准", "已通过审批" count;
-    negated and pending forms ("not yet approved", "pending approval", "awaiting
-    sign-off", "尚未批准", "待确认是否批准") do not.
+    "The PR was approved", "signed off by legal", "Before merging, the PR was
+    approved", "预算已批准", "予算は承認されました" count; negated and pending forms
+    ("not yet approved", "pending approval", "尚未批准") do not. A sentence that
+    names two approvals gives two claims.
     """
-    found: list[ApprovalClaim] = []
-    for sentence in sentences(text):
-        for pattern, negation, reach in (
-            (_EN_APPROVAL, _EN_APPROVAL_NEGATION, 40),
-            (_ZH_APPROVAL, _ZH_APPROVAL_NEGATION, 8),
-        ):
-            hit = next(
-                (
-                    m
-                    for m in pattern.finditer(sentence)
-                    if not negation.search(sentence[max(0, m.start() - reach) : m.end()])
-                ),
-                None,
-            )
-            if hit is not None:
-                found.append(ApprovalClaim(sentence, hit.group(0).strip()))
-                break
+    return [
+        ApprovalClaim(s.sentence, s.phrase, s.subject)
+        for s in approval_statements(strip_code(text))
+        if s.approved
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class ApprovalStatement:
+    """What a text says of an approval: given (``approved``) or pending, incomplete
+    or refused; ``subject`` is what the statement names, or else the words before it
+    in its clause."""
+
+    at: int
+    approved: bool
+    sentence: str
+    phrase: str
+    subject: str
+
+
+MAX_APPROVAL_SENTENCES = 200
+"""Sentences with approval words read per text: a huge log is read in part."""
+
+
+def approval_statements(text: str) -> list[ApprovalStatement]:
+    """Every approval statement in ``text`` (code stripped), in order. Only the
+    sentences that hold an approval word are read, so a long tool output costs one
+    scan. Questions, conditionals and reported speech do not count."""
+    found: list[ApprovalStatement] = []
+    for at, sentence in _hinted_sentences(text):
+        for claim in _sentence_approvals(sentence):
+            where = at + max(sentence.find(claim.phrase), 0)
+            found.append(ApprovalStatement(where, True, sentence, claim.phrase, claim.subject))
+        if _question(sentence) or not _UNAPPROVED_HINT.search(sentence):
+            continue
+        for reader in _readers_for(sentence):
+            for pattern in reader.unapproved:
+                for hit in pattern.finditer(sentence):
+                    start = _verb_start(hit)
+                    begin, finish = _clause(sentence, start, hit.end())
+                    if _hedged(reader, sentence, start, hit.end(), begin, finish):
+                        continue
+                    subject = hit.groupdict().get("subject") or sentence[begin : hit.start()]
+                    found.append(
+                        ApprovalStatement(at + hit.start(), False, sentence, hit.group(0), subject)
+                    )
+    found.sort(key=lambda s: s.at)
     return found
 
 
-# ------------------------------------------------------------ completion claims
-
-# One row per language: the answer says the work is finished. Read as fact only:
-# "not done yet", "once it is complete", "是否完成", "尚未完成" are not claims.
-COMPLETION: tuple[tuple[str, str], ...] = (
-    (
-        "en",
-        r"\b(?:done|finished|complete(?:d)?|implemented|fixed|resolved|verified|works|"
-        r"working(?: now| fine| correctly| as expected)?|ready (?:to|for) "
-        r"(?:merge|ship|review|release|deploy|go)|all set|good to go|"
-        r"no (?:more )?(?:errors|issues|problems|failures)(?: left| remain(?:ing)?)?|"
-        r"(?:the )?run confirms|confirmed|all good|looks good|lgtm|shipped|wrapped up|"
-        r"taken care of|sorted out)\b",
-    ),
-    (
-        "zh",
-        r"完成|搞定|做完|做好了|实现了|已实现|修复了|已修复|修好了|解决了|已解决|没(?:有)?问题|"
-        r"可以合并|可以发布|已验证|验证通过|正常工作|正常运行|一切正常|没有错误|无错误|准备好了|"
-        r"弄好了|处理好了|改好了|没毛病",
-    ),
-)
-_DONE = {lang: re.compile(pattern, re.I) for lang, pattern in COMPLETION}
-_DONE_NEGATION = {"en": (_EN_NEGATION, 30), "zh": (_ZH_NEGATION, 4)}
+def _hinted_sentences(text: str) -> Iterator[tuple[int, str]]:
+    """The sentences of ``text`` that hold an approval word, with where each starts
+    (at most :data:`MAX_APPROVAL_SENTENCES`)."""
+    if not _ANY_APPROVAL_HINT.search(text):
+        return
+    count = 0
+    for at, sentence in _sentence_spans(text):
+        if _ANY_APPROVAL_HINT.search(sentence):
+            yield at, sentence
+            count += 1
+            if count >= MAX_APPROVAL_SENTENCES:
+                return
 
 
-def completion_claims(answer: str) -> list[str]:
-    """Sentences of ``answer`` that state, as fact, that the work is finished."""
-    claims: list[str] = []
-    for sentence in sentences(answer):
-        if sentence.endswith(("?", "？")):
-            continue
-        for lang, pattern in _DONE.items():
-            negation, reach = _DONE_NEGATION[lang]
-            if any(
-                not negation.search(sentence[max(0, hit.start() - reach) : hit.start()])
-                for hit in pattern.finditer(sentence)
-            ):
-                claims.append(sentence)
-                break
-    return claims
+class _Hint:
+    """Words without which a sentence cannot state an approval, matched as
+    lower-case substrings (a C-speed scan of a long tool output)."""
+
+    def __init__(self, *words: str) -> None:
+        self.words = words
+
+    def search(self, text: str) -> bool:
+        lowered = text.lower()
+        return any(word in lowered for word in self.words)
 
 
-_CHANGE_REQUEST = re.compile(
-    r"(?i)\b(?:create|add|update|modify|change|edit|write|rewrite|implement|refactor|rename|"
-    r"remove|delete|patch|fix|adjust|move|replace|extend|generate|save|put|append|"
-    r"insert|convert|translate|format|bump|upgrade)\b|\bmake\b(?!\s+sure)|"
-    r"创建|新建|修改|更新|添加|新增|编写|写入|写|改|删除|重构|修复|实现|生成|替换|调整|重命名|保存|加入|补充"
-)
-
-
-def asks_for_change(text: str) -> bool:
-    """Whether a request item asks for a file to be changed (not only read or explained)."""
-    return _CHANGE_REQUEST.search(text) is not None
+_APPROVAL_HINT = _Hint(
+    "approv", "sign-off", "signoff", "sign off", "signed off", "signed-off", "okayed",
+    "green-lit", "greenlit", "passed ", "批准", "获批", "核准", "签字", "签核", "签署", "同意",
+    "审批", "审核", "评审", "承認", "許可", "決裁", "aprob", "autoriz", "genehm", "freigeg",
+    "bewillig", "abgenommen", "erteilt", "liegt vor", "approuv", "validé", "autoris",
+)  # fmt: skip
+_UNAPPROVED_HINT = _Hint(
+    "approv", "sign-off", "signoff", "sign off", "signed off", "pending", "await", "reject",
+    "refus", "declin", "denied", "veto", "turned down", "withdrawn", "sent back", "on hold",
+    "review", "decision", "decid", "changes requested", "changes_requested", "批", "审", "签",
+    "驳回", "否决", "拒绝", "退回", "决定", "讨论", "承認", "却下", "否認", "保留", "予定", "aprob",
+    "autoriz", "rechaz", "deneg", "decisión", "genehm", "freigeg", "bewillig", "abgelehnt",
+    "ausstehend", "steht", "zurückgewiesen", "approuv", "valid", "rejet", "attente", "décision",
+)  # fmt: skip
+_ANY_APPROVAL_HINT = _Hint(*dict.fromkeys(_APPROVAL_HINT.words + _UNAPPROVED_HINT.words))

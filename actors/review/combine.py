@@ -32,7 +32,8 @@ from donecheck.actors.messages import (
     ReviewResult,
     Verdict,
 )
-from donecheck.actors.review.claims import approval_claims, mentioned_categories
+from donecheck.actors.review.approval import ApprovalRecords, claim_contexts
+from donecheck.actors.review.claims import mentioned_categories
 from donecheck.actors.review.gates import FIX_RULES
 from donecheck.actors.review.prompt import ReviewPrompt
 from donecheck.actors.review.rules import approval_sources, decision_of
@@ -67,26 +68,40 @@ def combine(
     decision = checked.decision
     findings: list[Finding] = list(checked.findings)
 
-    # the approval guard, on the judge's own statements
-    statements = approval_claims(" ".join([parsed.summary, *(f.problem for f in findings)]))
-    if statements and not any(approval_claims(t) for t in approval_sources(request)):
-        for claim in statements:
-            notes.append(
-                f"Rejected the judge's statement “{claim.sentence}”: no source records"
-                " that approval."
+    # the approval guard, on the judge's own statements: each must be backed by a
+    # source that records approval of the same subject
+    judged_text = " ".join([parsed.summary, *(f.problem for f in findings)])
+    stated = list(claim_contexts(judged_text))
+    records = ApprovalRecords(approval_sources(request)) if stated else None
+    unbacked = [
+        checked_claim
+        for claim, context in stated
+        if records is not None
+        and (checked_claim := records.check(claim, context)).status != "backed"
+    ]
+    for bad in unbacked:
+        said = (
+            f"{bad.cite} says “{bad.quote}”"
+            if bad.status == "contradicted"
+            else "no source records that approval"
+        )
+        notes.append(f"Rejected the judge's statement “{bad.claim.sentence}”: {said}.")
+    if unbacked and decision == "pass":
+        first = unbacked[0]
+        contradicted = first.status == "contradicted"
+        decision = "need_fix" if contradicted else "need_evidence"
+        findings.append(
+            Finding(
+                requirement="Approvals are stated only when a source records them",
+                problem=f"The judge's pass rests on “{first.claim.sentence}”, which"
+                + (f" {first.cite} contradicts." if contradicted else " no source records."),
+                evidence=(first.cite,) if contradicted else (),
+                recheck="Correct the statement to match the source."
+                if contradicted
+                else "Show the record of the approval.",
+                rule="approval_claim",
             )
-        if decision == "pass":
-            decision = "need_evidence"
-            findings.append(
-                Finding(
-                    requirement="Approvals are stated only when a source records them",
-                    problem=f"The judge's pass rests on “{statements[0].sentence}”, which"
-                    " no source records.",
-                    evidence=(),
-                    recheck="Show the record of the approval.",
-                    rule="approval_claim",
-                )
-            )
+        )
 
     # the rules on top: hard gates and evidence checks. An item the rules found
     # uncovered is settled when the judge shows it covered, citing evidence — unless

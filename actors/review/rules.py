@@ -59,9 +59,9 @@ from donecheck.actors.messages import (
     UserInput,
     Verdict,
 )
+from donecheck.actors.review.approval import ApprovalRecords, Source, claim_contexts
 from donecheck.actors.review.claims import (
     CheckClaim,
-    approval_claims,
     asks_for_change,
     category_of_check,
     check_claims,
@@ -71,7 +71,7 @@ from donecheck.actors.review.claims import (
     mentioned_paths,
     path_matches,
 )
-from donecheck.actors.review.evidence import unresolved_failures
+from donecheck.actors.review.evidence import command_of, unresolved_failures
 from donecheck.actors.review.facts import Facts
 from donecheck.actors.review.gates import FIX_RULES
 from donecheck.actors.review.preanalysis import depends_on, extract_acceptance
@@ -441,36 +441,59 @@ def _unread_attachments(ev: Facts, out: _Findings) -> None:
         )
 
 
-def approval_sources(request: ReviewRequest) -> list[str]:
-    """Texts that can record an approval: the request, later user inputs, tool
-    outputs and attached materials (never the answer under review)."""
-    texts = [request.request]
+def approval_sources(request: ReviewRequest) -> list[Source]:
+    """Texts that can record an approval, in ledger order, each with the id that
+    cites it: the request, user inputs, tool outputs (titled by their command) and
+    each block of an attached material (titled by its name); never the answer."""
+    texts = [Source("REQUEST", request.request)]
+    calls: dict[str, ToolCall] = {}
     for entry in request.entries:
         event = entry.event
         if isinstance(event, UserInput):
-            texts.append(event.text)
+            texts.append(Source(f"E{entry.seq}", event.text))
         elif isinstance(event, SessionOpened):
-            texts.append(event.request)
+            texts.append(Source(f"E{entry.seq}", event.request))
+        elif isinstance(event, ToolCall):
+            calls[event.call_id] = event
         elif isinstance(event, ToolResult):
-            texts.append(event.output)
+            call = calls.get(event.call_id)
+            title = (command_of(call) or str(call.arguments)) if call is not None else ""
+            texts.append(Source(f"E{entry.seq}", event.output, title[:200]))
         elif isinstance(event, MaterialRecorded):
-            texts.extend(b.text for b in event.material.blocks)
+            name = event.material.declared_name
+            texts.extend(Source(b.source_id, b.text, name) for b in event.material.blocks)
     return texts
 
 
 def _approval_claims(ev: Facts, out: _Findings) -> None:
-    claims = approval_claims(ev.request.answer)
+    claims = list(claim_contexts(ev.request.answer))
     if not claims:
         return
-    recorded = any(approval_claims(text) for text in approval_sources(ev.request))
-    if recorded:
-        return
-    for claim in claims:
+    records = ApprovalRecords(approval_sources(ev.request))
+    for claim, context in claims:
+        checked = records.check(claim, context)
+        if checked.status == "backed":
+            continue
+        if checked.status == "contradicted":
+            out.add(
+                Finding(
+                    requirement="Approvals are stated only when a source records them",
+                    problem=f"The answer states “{claim.sentence}” as fact, but"
+                    f" {checked.cite} says “{checked.quote}”.",
+                    evidence=(checked.cite,),
+                    recheck="Correct the statement to match the source, or show a later"
+                    " record of the approval.",
+                    rule="approval_claim",
+                ),
+                {checked.cite: "the source that says the approval is not given"},
+            )
+            continue
+        subject = f" of {claim.subject}" if claim.subject else ""
         out.add(
             Finding(
                 requirement="Approvals are stated only when a source records them",
                 problem=f"The answer states “{claim.sentence}” as fact, but no source (the"
-                " request, a tool output, an attachment) records that approval.",
+                f" request, a tool output, an attachment) records that approval{subject}.",
                 evidence=("ANSWER",),
                 recheck="Remove or correct the statement, or show the record of the approval.",
                 rule="approval_claim",

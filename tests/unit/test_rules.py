@@ -346,17 +346,27 @@ def test_approval_guard(answer: str, flagged: bool) -> None:
 
 
 @pytest.mark.parametrize(
-    "source",
+    ("source", "answer"),
     [
-        ("gh pr view 12", "state: MERGED\nreviewDecision: APPROVED\napproved by alice"),
-        ("cat status.txt", "审批状态：已批准（张三）"),
+        (
+            ("gh pr view 12", "state: MERGED\nreviewDecision: APPROVED\napproved by alice"),
+            "The PR was approved by alice and merged.",
+        ),
+        (("cat status.txt", "合同审批状态：已批准（张三）"), "该合同已批准，可以发出。"),
     ],
 )
-def test_an_approval_a_source_records_is_fine(source: tuple[str, str]) -> None:
+def test_an_approval_a_source_records_is_fine(source: tuple[str, str], answer: str) -> None:
     ledger = LedgerBuilder()
     ledger.run(source[0], 0, source[1])
-    for answer in ("The PR was approved by alice and merged.", "该合同已批准，可以发出。"):
-        assert review_by_rules(ledger.request(answer + LONG)).decision == "pass"
+    assert review_by_rules(ledger.request(answer + LONG)).decision == "pass"
+
+
+def test_an_approval_of_something_else_backs_nothing() -> None:
+    ledger = LedgerBuilder()
+    ledger.run("gh pr view 12", 0, "state: MERGED\nreviewDecision: APPROVED\napproved by alice")
+    verdict = review_by_rules(ledger.request("The budget was approved by finance." + LONG))
+    assert verdict.decision == "need_fix"
+    assert [f.rule for f in verdict.findings] == ["approval_claim"]
 
 
 # ------------------------------------------------------------ coverage

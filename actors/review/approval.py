@@ -1,0 +1,193 @@
+"""Whether a source backs or contradicts an approval claim, subject by subject.
+
+"The budget was approved" is backed only by a source that records approval of
+the budget — not of the design, not of "it" in another paragraph. A source
+that says the budget's approval is pending, incomplete or refused contradicts
+the claim. When sources disagree, the latest statement about the subject wins
+(a later "the budget is now approved" settles an earlier "pending").
+
+What a statement is about: the subject its sentence names ("the budget was
+approved", "预算尚未批准"); when it names none ("approval has not been
+completed"), the words just before it in the same paragraph (a heading, a
+"Budget request:" label). Subjects match when they share a content word (a
+character pair in Chinese or Japanese) and do not name different numbers
+("Q3 budget" is not "Q4 budget").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from donecheck.actors.review.claims import (
+    ApprovalClaim,
+    approval_claims,
+    approval_statements,
+    strip_code,
+)
+
+__all__ = [
+    "ApprovalCheck",
+    "ApprovalRecords",
+    "Source",
+    "check_approval",
+    "claim_contexts",
+    "subject_units",
+]
+
+MAX_STATEMENTS = 2000
+"""Approval statements read per review; later sources beyond this are not read."""
+_QUOTE = 240
+"""The longest source sentence a finding quotes."""
+_CONTEXT = 300
+"""How far back in a paragraph a subject-less statement looks for what it is about."""
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """A text that can record an approval, and the id that cites it."""
+
+    cite: str
+    text: str
+    title: str = ""
+    """What the text is (a tool output's command, an attachment's name): read as
+    the start of its context ("gh pr view 12" → the PR)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ApprovalCheck:
+    """What the sources say about one approval claim."""
+
+    claim: ApprovalClaim
+    status: Literal["backed", "contradicted", "unbacked"]
+    cite: str = ""
+    """The source that decided it (empty when unbacked)."""
+    quote: str = ""
+    """The sentence of that source (at most 240 characters)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Statement:
+    approved: bool
+    units: frozenset[str]
+    cite: str
+    sentence: str
+
+
+# Words that say nothing about *what* was approved.
+_STOP = frozenset(
+    """a an the this that these those it its it's they them their our your my his her all any
+    every everything each one is are was were be been being has have had got gets get do does
+    did will would should could may might must can to of for on in at by with from as and or
+    but so not no yet still now already also officially formally finally fully just then
+    approval approvals approved approve status state reviewdecision label sign signed signoff
+    sign-off off okayed greenlit
+    green-lit granted given obtained received pending awaiting await waiting decision decided
+    expected completed complete incomplete outstanding status review reviewed passed rejected
+    refused declined denied vetoed withdrawn sent back hold meeting next week month today
+    tomorrow yesterday monday tuesday wednesday thursday friday saturday sunday january
+    february march april may june july august september october november december who which
+    what when where there here request requested submitted before after since until
+    fue ha sido está el la los las de del que se por para aprobado aprobada pendiente
+    wurde ist der die das den dem und genehmigt freigegeben noch nicht für
+    le les des est été pas encore approuvé approuvée validé en attente""".split()
+)
+# Approval and negation vocabulary and particles: they split a CJK run into subject words.
+_CJK_VOCAB = re.compile(
+    r"已经|已|被|获得|获|得到|批准|核准|签字|签署|签核|同意|审批|审核|评审|通过|尚未|未|待|等待|正在|"
+    r"拒绝|驳回|否决|退回|还没有|还没|没有|没|不予|不|将在|将于|预计|会议|决定|完成|了|的|是|和|与|及|"
+    r"请|中|承認|済み|却下|保留|予定|決裁|許可|[\u3040-\u309f]"
+)
+_WORD = re.compile(r"[a-z0-9\u00c0-\u024f][a-z0-9\u00c0-\u024f_-]*")
+_CJK_RUN = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]+")
+_ALIASES = (("pull request", "pr"), ("merge request", "mr"), ("sign off", "signoff"))
+
+
+def subject_units(text: str) -> frozenset[str]:
+    """The content words of ``text``: lower-cased, plural ``s`` dropped, function and
+    approval words removed; in Chinese and Japanese, character pairs of the runs
+    left between approval words."""
+    lowered = text.lower()
+    for long, short in _ALIASES:
+        lowered = lowered.replace(long, short)
+    units: set[str] = set()
+    for word in _WORD.findall(lowered):
+        if word in _STOP or len(word) < 2:
+            continue
+        units.add(word[:-1] if len(word) > 3 and word.endswith("s") else word)
+    for run in _CJK_RUN.findall(lowered):
+        for part in _CJK_VOCAB.split(run):
+            if len(part) == 1:
+                units.add(part)
+            units.update(part[i : i + 2] for i in range(len(part) - 1))
+    return frozenset(units)
+
+
+def _same(a: frozenset[str], b: frozenset[str]) -> bool:
+    if not a & b:
+        return False
+    numbers_a = {u for u in a if any(ch.isdigit() for ch in u)}
+    numbers_b = {u for u in b if any(ch.isdigit() for ch in u)}
+    return not (numbers_a and numbers_b and not numbers_a & numbers_b)
+
+
+def _context(source: Source, text: str, at: int) -> str:
+    """The paragraph text just before position ``at`` (the heading or label a
+    subject-less statement belongs to), after the source's title."""
+    start = max(text.rfind("\n\n", 0, at), at - _CONTEXT, 0)
+    return f"{source.title}\n{text[start:at]}"
+
+
+def _statements(source: Source) -> Iterator[_Statement]:
+    """Every approval statement in one source, positive or not, in order."""
+    text = strip_code(source.text)
+    for found in approval_statements(text):
+        units = subject_units(found.subject)
+        if not units:
+            units = subject_units(_context(source, text, found.at) + " " + found.sentence)
+        yield _Statement(found.approved, units, source.cite, found.sentence)
+
+
+class ApprovalRecords:
+    """What the sources of one review say about approvals, read once."""
+
+    def __init__(self, sources: Sequence[Source]) -> None:
+        self.statements: list[_Statement] = []
+        for source in sources:
+            self.statements.extend(_statements(source))
+            if len(self.statements) >= MAX_STATEMENTS:
+                del self.statements[MAX_STATEMENTS:]
+                break
+
+    def check(self, claim: ApprovalClaim, context: str = "") -> ApprovalCheck:
+        """Whether the sources back ``claim``, contradict it, or say nothing about
+        its subject. ``context`` is the text before the claim in its own answer,
+        read when the claim names no subject ("It was approved")."""
+        units = subject_units(claim.subject) or subject_units(context[-_CONTEXT:])
+        latest: _Statement | None = None
+        for statement in self.statements:
+            if not units or not statement.units or _same(units, statement.units):
+                latest = statement
+        if latest is None:
+            return ApprovalCheck(claim, "unbacked")
+        status: Literal["backed", "contradicted"] = "backed" if latest.approved else "contradicted"
+        quote = latest.sentence
+        if len(quote) > _QUOTE:
+            quote = quote[: _QUOTE - 1] + "…"
+        return ApprovalCheck(claim, status, latest.cite, quote)
+
+
+def check_approval(
+    claim: ApprovalClaim, sources: Sequence[Source], context: str = ""
+) -> ApprovalCheck:
+    """:meth:`ApprovalRecords.check` for one claim."""
+    return ApprovalRecords(sources).check(claim, context)
+
+
+def claim_contexts(answer: str) -> Iterator[tuple[ApprovalClaim, str]]:
+    """Each approval claim of ``answer`` with the answer text before it."""
+    text = strip_code(answer)
+    for claim in approval_claims(text):
+        yield claim, text[: max(text.find(claim.sentence), 0)]
