@@ -33,6 +33,7 @@ from donecheck.actors.messages import (
     Acceptance,
     AcceptanceItem,
     AttachmentRef,
+    Block,
     ImageRef,
     LedgerEntry,
     Material,
@@ -63,17 +64,23 @@ TAIL_CHARS = 6_000
 _PER_MATERIAL = 12
 
 _ITEM = re.compile(
-    r"^\s*(?:\d{1,3}[.)、]|[-*•+]\s*\[[ xX]?\]|\[[ xX]?\]|[-*•+]|[（(]\d{1,3}[)）]|"
+    r"^\s*(?:\d{1,3}(?:[.)](?=\s|[\u4e00-\u9fff])|、)|[-*•·+●▪◦■‣►➢–]\s*\[[ xX]?\]|"
+    r"\[[ xX]?\]|[☐☑☒✓✔]|[-*•·+●▪◦■‣►➢–](?=\s)|[（(]\d{1,3}[)）]|[a-zA-Z]\)(?=\s)|"
     r"[一二三四五六七八九十]{1,3}[、.])\s*(?P<text>\S.*)$"
 )
 _MUST = re.compile(
-    r"(?i)\b(?:must|should|shall|needs? to|has to|have to|required?|make sure|ensure|be sure to)\b"
-    r"|需要|必须|要求|务必|确保|应当|应该"
+    r"(?i)\b(?:must|should|shall|needs? to|has to|have to|required?|make sure|ensure|be sure to|"
+    r"debe|deben|tiene que|es necesario|muss|müssen|soll|sollen|doit|doivent|il faut)\b"
+    r"|需要|必须|要求|务必|确保|应当|应该|必要があります|してください|すること"
 )
 _CONSTRAINT = re.compile(
-    r"(?i)\b(?:do not|don't|never|must not|mustn't|should not|shouldn't|avoid)\b"
-    r"|不要|不能|不得|禁止|避免|切勿"
+    r"(?i)\b(?:do not|don't|never|must not|mustn't|should not|shouldn't|avoid|no debe|"
+    r"darf nicht|dürfen nicht|ne doit pas|ne doivent pas)\b"
+    r"|不要|不能|不得|禁止|避免|切勿|しないでください|禁止"
 )
+_LINE_NUMBER = re.compile(r"^\s*\d+ \| ?")
+"""The line number the text parser puts before each line ("   12 | ...")."""
+_ENDS_SENTENCE = re.compile(r"[.。!！?？:：;；]\s*$")
 _ATTACHMENT_WORDS = re.compile(
     r"(?i)\b(?:attach(?:ed|ment)s?|enclosed|the (?:file|pdf|document|image|screenshot|sheet|"
     r"spreadsheet|archive|log)s?)\b|附件|附带|截图|图片|文档|文件"
@@ -178,20 +185,68 @@ def _request_items(request: str) -> tuple[list[str], list[str]]:
     return items, constraints
 
 
-def _material_items(material: Material) -> list[tuple[str, str]]:
+def _lines(block: Block) -> list[str]:
+    """A block's lines without the text parser's line numbers."""
+    lines = block.text.splitlines()
+    if lines and all(_LINE_NUMBER.match(line) for line in lines[:3]):
+        lines = [_LINE_NUMBER.sub("", line, count=1) for line in lines]
+    return lines
+
+
+def _listed(lines: list[str]) -> tuple[list[str], list[str]]:
+    """The list items of a block (a wrapped item's next lines joined to it) and the
+    lines that are not items."""
+    items: list[list[str]] = []
+    rest: list[str] = []
+    current: list[str] | None = None
+    for line in lines:
+        match = _ITEM.match(line)
+        if match:
+            current = [match.group("text")]
+            items.append(current)
+        elif (
+            current is not None
+            and line.strip()
+            and (
+                line[:1].isspace()
+                or not (_ENDS_SENTENCE.search(current[-1]) or line.lstrip()[:1].isupper())
+            )
+        ):
+            current.append(line.strip())  # "1. README must list the" / "three commands"
+        else:
+            current = None
+            rest.append(line)
+    return [" ".join(parts) for parts in items], rest
+
+
+def _material_items(material: Material) -> tuple[list[tuple[str, str]], list[str]]:
+    """Acceptance items of an attachment, each with the block it comes from:
+    numbered, bulleted and checkbox lines first, then "must / should" sentences
+    (at most :data:`_PER_MATERIAL`); and its "do not" constraints."""
     if material.status not in {"parsed", "partial"}:
-        return []
-    found: list[tuple[str, str]] = []
+        return [], []
+    listed: list[tuple[str, str]] = []
+    musts: list[tuple[str, str]] = []
+    constraints: list[str] = []
     for block in material.blocks:
         if block.kind not in {"text", "heading"}:
             continue
-        for line in block.text.splitlines():
-            match = _ITEM.match(line)
-            if match and len(match.group("text").strip()) >= 3:
-                found.append((_clip(match.group("text")), block.source_id))
-                if len(found) >= _PER_MATERIAL:
-                    return found
-    return found
+        items, rest = _listed(_lines(block))
+        for text in items:
+            if len(text.strip()) < 3:
+                continue
+            if _CONSTRAINT.search(text):
+                constraints.append(_clip(text))
+            elif block.kind == "text" or _MUST.search(text):
+                listed.append((_clip(text), block.source_id))
+        if block.kind != "text":
+            continue
+        for sentence in sentences("\n".join(rest)):
+            if _CONSTRAINT.search(sentence):
+                constraints.append(_clip(sentence))
+            elif _MUST.search(sentence):
+                musts.append((_clip(sentence), block.source_id))
+    return (listed + musts)[:_PER_MATERIAL], constraints
 
 
 def extract_acceptance(
@@ -207,7 +262,9 @@ def extract_acceptance(
     items, constraints = _request_items(text)
     pairs: list[tuple[str, str]] = [(t, "request") for t in items]
     for material in materials:
-        pairs.extend(_material_items(material))
+        found, forbidden = _material_items(material)
+        pairs.extend(found)
+        constraints.extend(forbidden)
     notes: list[str] = []
     if not pairs:
         pairs = [(target_request(request), "request")]
