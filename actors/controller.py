@@ -93,6 +93,8 @@ class SessionRecord(msgspec.Struct, kw_only=True):
     last_stop: str | None = None
     """The event id of the latest stop, answered by ``last_action``."""
     last_action: Deliver | Steer | Report | None = None
+    seen_seq: int | None = None
+    """The ledger's last sequence number when ``last_action`` was decided."""
     closed: bool = False
 
 
@@ -108,6 +110,8 @@ class _Session:
     generation: int = 0
     last_stop: str | None = None
     last_action: ControllerAction | None = None
+    seen_seq: int | None = None
+    """The ledger's last sequence number the latest decision read (``None``: unknown)."""
     inflight: asyncio.Task[tuple[ReviewResult, str]] | None = None
     materials: list[asyncio.Task[None]] = field(default_factory=list)
     preparing: asyncio.Task[None] | None = None
@@ -123,6 +127,7 @@ class _Session:
             history=tuple(self.history),
             last_stop=self.last_stop,
             last_action=self.last_action,
+            seen_seq=self.seen_seq,
             closed=self.closed,
         )
 
@@ -234,6 +239,7 @@ class CompletionController:
             task=record.task,
             last_stop=record.last_stop,
             last_action=record.last_action,
+            seen_seq=record.seen_seq,
             history=list(record.history),
             closed=record.closed,
         )
@@ -309,6 +315,7 @@ class CompletionController:
         session.generation += 1
         session.last_stop = None
         session.last_action = None
+        session.seen_seq = None
         if session.inflight is not None and not session.inflight.done():
             session.inflight.cancel()
 
@@ -407,10 +414,16 @@ class CompletionController:
     async def _turn_stopping(self, msg: TurnStopping) -> ControllerAction:
         session = self._get(msg.session_id)
         async with session.lock:
-            if msg.event_id and msg.event_id == session.last_stop and session.last_action:
+            if (
+                msg.event_id
+                and msg.event_id == session.last_stop
+                and session.last_action
+                and not await self._worked_since(session)
+            ):
                 self._stats["duplicates"] += 1  # the same stop event again: one answer
                 return session.last_action
             session.usage = None
+            session.seen_seq = None
             action = await self._decide(session, msg)
             if not isinstance(action, Steer):  # the turn ends: its card carries usage
                 action = await self._with_usage(session, action, session.usage)
@@ -418,6 +431,20 @@ class CompletionController:
             session.last_action = action
             await self._save(msg.session_id, session)
             return action
+
+    async def _worked_since(self, session: _Session) -> bool:
+        """Whether a stop event delivered again must be decided again: its answer let
+        the turn end, and the ledger has grown since (the agent ran something after
+        it, so a failing run now would be passed by the old answer)."""
+        if not isinstance(session.last_action, Deliver):
+            return False  # a steer or a report lets nothing through
+        since = session.seen_seq
+        if since is None:
+            return True
+        view = await self._ledger.view(
+            ViewRequest(session_id=session.task.session_id, since_seq=since)
+        )
+        return bool(view.entries)
 
     async def _decide(self, session: _Session, msg: TurnStopping) -> ControllerAction:
         """Every stop is a stop. One that follows the loop's end gets that ending,
@@ -485,6 +512,7 @@ class CompletionController:
         if session.materials:
             await asyncio.gather(*session.materials, return_exceptions=True)
         view = await self._ledger.view(ViewRequest(session_id=task.session_id))
+        session.seen_seq = view.last_seq
         return trivial_stop(
             answer, task.request_id, task.request, view.entries, session.limits.trigger_min_chars
         )
@@ -497,6 +525,7 @@ class CompletionController:
             await asyncio.gather(*session.materials, return_exceptions=True)
         started = self._clock.monotonic()
         view = await self._ledger.view(ViewRequest(session_id=task.session_id))
+        session.seen_seq = view.last_seq
         viewed = self._clock.monotonic()
         self._timing["ledger_view_s"] += viewed - started
         request = ReviewRequest(

@@ -22,7 +22,7 @@ import asyncio
 import os
 from dataclasses import dataclass, field
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from donecheck.actors.clock import FakeClock
@@ -225,6 +225,9 @@ def check(world: World, action: ControllerAction, retried: bool) -> None:
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 @given(st.lists(step, max_size=40).filter(_bounded))
+@example(  # a stop delivered again after a failing run must not re-deliver the old pass
+    [("run", "pass"), ("input", FOLLOW_UP), ("stop", 1), ("run", "fail"), ("retry", 0)]
+)
 def test_the_loop_always_ends_never_passes_a_failed_check_and_never_loses_a_round(
     steps: list[tuple[str, object]],
 ) -> None:
