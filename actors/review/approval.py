@@ -105,10 +105,30 @@ _CJK_RUN = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]+")
 _ALIASES = (("pull request", "pr"), ("merge request", "mr"), ("sign off", "signoff"))
 
 
+# What an approval is usually about, across the lexicon's languages: each word
+# stands for its English form, so "予算" in an answer meets "budget" in a source.
+_SAME_SUBJECT: dict[str, tuple[str, ...]] = {
+    "budget": ("预算", "予算", "presupuesto", "haushalt", "etat"),
+    "contract": ("合同", "契約", "contrato", "vertrag", "contrat"),
+    "design": ("设计", "設計", "デザイン", "diseño", "entwurf", "conception"),
+    "plan": ("计划", "計画", "plan", "plan", "planung"),
+    "proposal": ("方案", "提案", "propuesta", "vorschlag", "proposition"),
+    "release": ("发布", "发版", "リリース", "lanzamiento", "versión", "version"),
+    "pr": ("合并请求", "プルリクエスト"),
+    "purchase": ("采购", "購入", "compra", "einkauf", "achat"),
+    "hiring": ("招聘", "採用", "contratación", "einstellung", "recrutement"),
+    "refund": ("退款", "返金", "reembolso", "erstattung", "remboursement"),
+    "invoice": ("发票", "請求書", "factura", "rechnung", "facture"),
+}
+_CANONICAL = {word: canonical for canonical, words in _SAME_SUBJECT.items() for word in words}
+_CJK_CANONICAL = {w: c for w, c in _CANONICAL.items() if _CJK_RUN.fullmatch(w)}
+
+
 def subject_units(text: str) -> frozenset[str]:
     """The content words of ``text``: lower-cased, plural ``s`` dropped, function and
     approval words removed; in Chinese and Japanese, character pairs of the runs
-    left between approval words."""
+    left between approval words. A usual subject in another language adds its
+    English form ("予算" → "budget")."""
     lowered = text.lower()
     for long, short in _ALIASES:
         lowered = lowered.replace(long, short)
@@ -122,6 +142,8 @@ def subject_units(text: str) -> frozenset[str]:
             if len(part) == 1:
                 units.add(part)
             units.update(part[i : i + 2] for i in range(len(part) - 1))
+    units.update(_CANONICAL[u] for u in list(units) if u in _CANONICAL)
+    units.update(c for w, c in _CJK_CANONICAL.items() if w in lowered)
     return frozenset(units)
 
 

@@ -36,11 +36,13 @@ __all__ = [
     "approval_claims",
     "approval_statements",
     "asks_for_change",
+    "asks_to_change",
     "category_of_check",
     "check_claims",
     "claims",
     "completion_claims",
     "file_claims",
+    "language_of",
     "mentioned_categories",
     "mentioned_paths",
     "path_matches",
@@ -158,6 +160,29 @@ def _readers_for(sentence: str) -> tuple[_Reader, ...]:
             if short or r.marker is None or r.marker.search(sentence) is not None
         )
     return found
+
+
+def language_of(text: str) -> str:
+    """The lexicon language ``text`` is most likely in: ``ja`` with kana, ``zh`` with
+    Han characters, else the Latin-script language whose marks occur most (English
+    when none do)."""
+    if _KANA.search(text):
+        return "ja"
+    if _HAN.search(text):
+        return "zh"
+    best, score = "en", 0
+    for reader in _readers()["latin"]:
+        if reader.marker is not None:
+            hits = len(reader.marker.findall(text))
+            if hits > score:
+                best, score = reader.lex.code, hits
+    english = len(_ENGLISH_MARKS.findall(text))
+    return best if score > english else "en"
+
+
+_ENGLISH_MARKS = re.compile(
+    r"(?i)\b(?:the|and|is|are|was|were|to|of|in|it|all|tests?|please|with|this|that|fix|add)\b"
+)
 
 
 def strip_code(text: str) -> str:
@@ -527,27 +552,31 @@ def path_matches(claimed: str, written: str) -> bool:
 _MENTIONS: list[tuple[Category, re.Pattern[str]]] = [
     (
         "type",
-        re.compile(r"(?i)\btype[- ]?check(?:s|er|ing)?\b|\bmypy\b|\btsc\b|\bpyright\b|类型检查"),
+        re.compile(
+            r"(?i)\btype[- ]?check(?:s|er|ing)?\b|\bmypy\b|\btsc\b|\bpyright\b|类型检查|型チェック|"
+            r"\bcomprobación de tipos\b|\bTypprüfung\b|\bvérification (?:de|des) types?\b"
+        ),
     ),
     (
         "lint",
         re.compile(
             r"(?i)\blint(?:s|er|ers|ing)?\b|\bruff\b|\beslint\b|\bflake8\b|\bpylint\b|"
-            r"代码检查|静态检查"
+            r"代码检查|静态检查|リント"
         ),
     ),
     (
         "build",
         re.compile(
             r"(?i)\b(?:the|a|clean|green) builds?\b|\bbuilds? (?:pass|passes|succeeds?|cleanly)\b|"
-            r"\bcompil(?:es|ation|ing)\b|\b(?:must|should|still) compile\b|构建|编译"
+            r"\bcompil(?:es|ation|ing)\b|\b(?:must|should|still) compile\b|构建|编译|ビルド|"
+            r"\bcompilación\b|\bcompile\b|\bkompiliert?\b|\bKompilierung\b"
         ),
     ),
     (
         "test",
         re.compile(
             r"(?i)\btests?\b|\btesting\b|\btest[- ]suite\b|\bpytest\b|\bjest\b|\bvitest\b|"
-            r"\bspecs? pass|单元测试|测试|单测|用例"
+            r"\bspecs? pass|单元测试|测试|单测|用例|テスト|\bpruebas?\b"
         ),
     ),
 ]
@@ -564,15 +593,52 @@ _CHANGE_REQUEST = re.compile(
     r"insert|convert|translate|format|bump|upgrade)\b|\bmake\b(?!\s+sure)|"
     r"创建|新建|修改|更新|添加|新增|编写|写入|写|改|删除|重构|修复|实现|生成|替换|调整|重命名|保存|"
     r"加入|补充|"
-    r"(?:作成|更新|修正|追加|変更|削除|実装|編集)(?:して|する|してください)|"
-    r"\b(?:actualiza|modifica|añade|agrega|crea|corrige|elimina|cambia|ändere|aktualisiere|"
-    r"füge|erstelle|behebe|entferne|modifie|ajoute|crée|corrige|supprime|mets à jour)\b"
+    r"(?:作成|更新|修正|追加|変更|削除|実装|編集)(?:して|する|してください)|書いて|書き込んで|"
+    r"書き換えて|\b(?:actualiza|modifica|añade|agrega|crea|corrige|elimina|cambia|escribe|"
+    r"ändere|aktualisiere|füge|erstelle|behebe|entferne|schreibe|modifie|ajoute|crée|corrige|"
+    r"supprime|mets à jour|écris)\b"
 )
 
 
 def asks_for_change(text: str) -> bool:
     """Whether a request item asks for a file to be changed (not only read or explained)."""
     return _CHANGE_REQUEST.search(text) is not None
+
+
+_READ_REQUEST = re.compile(
+    r"(?i)\b(?:read|open|look at|see|review|inspect|study|consult|use|using|based on|from|"
+    r"summari[sz]e|parse|analy[sz]e|lee|leer|consulta|usa|usando|según|lies|lese|lesen|nutze|"
+    r"verwende|anhand|lis|lire|consulte|utilise|d'après)\b|阅读|查看|读取|参考|根据|基于|打开|"
+    r"読んで|読み|参照|使って|もとに"
+)
+
+
+def asks_to_change(text: str, path: str) -> bool:
+    """Whether a request item asks for ``path`` to be changed, not only read: the
+    verb nearest the path in its clause decides ("Read budget.txt and write a
+    summary into summary.md": budget.txt is read, summary.md written); with no verb
+    there, whether the item asks for any change."""
+    wanted = asks_for_change(text)
+    at = text.lower().find(path.lower())
+    if not wanted or at < 0:
+        return wanted
+    end = at + len(path)
+    begin = 0
+    for brk in _OBJECT_BREAK.finditer(text, 0, at):
+        begin = brk.end()
+    stop = _OBJECT_BREAK.search(text, end)
+    finish = stop.start() if stop else len(text)
+    verbs = sorted(
+        [(m.end(), True) for m in _CHANGE_REQUEST.finditer(text, begin, at)]
+        + [(m.end(), False) for m in _READ_REQUEST.finditer(text, begin, at)]
+    )
+    if verbs:
+        return verbs[-1][1]
+    after = sorted(
+        [(m.start(), True) for m in _CHANGE_REQUEST.finditer(text, end, finish)]
+        + [(m.start(), False) for m in _READ_REQUEST.finditer(text, end, finish)]
+    )
+    return after[0][1] if after else wanted
 
 
 # -------------------------------------------------------------- approval claims

@@ -52,6 +52,7 @@ __all__ = [
     "operations",
     "outcome",
     "snapshots",
+    "tool_error",
     "unresolved_failures",
 ]
 
@@ -193,13 +194,30 @@ class Outcome:
 _FILTER_PIPE = re.compile(r"\|\s*(?:tail|head|grep|tee|less|more|cat|sed|awk|cut|sort)\b")
 
 
-def outcome(result: ToolResult, command: str | None = None) -> Outcome:
+_TOOL_ERROR = re.compile(
+    r"(?i)^(?:(?:error|fatal)\s*[:!]|permission denied|no such file or directory|e(?:acces|noent|"
+    r"perm|rofs|isdir|exist)\b|read-only file system|(?:failed|unable|could not|cannot|can't) "
+    r"(?:to )?(?:write|create|edit|save|open|apply|replace|find)|write failed|"
+    r"tool (?:error|failed)|exception:|traceback \(most recent call last\)|"
+    r"old_str .{0,40}not found|string to replace not found)"
+)
+"""A file tool's own error message, read when it gave no status ("Error: permission
+denied", "ENOENT", "old_str not found")."""
+
+
+def tool_error(output: str) -> bool:
+    """Whether a file tool's output opens with its own error message."""
+    return _TOOL_ERROR.match(output.lstrip()[:200]) is not None
+
+
+def outcome(result: ToolResult, command: str | None = None, *, writes: bool = False) -> Outcome:
     """How a tool result ended.
 
     For a check, see :func:`_check_outcome`. Otherwise a structured exit code
     wins, except that ``cmd | tail`` reports the filter's status: when a command
     pipes into a filter and its output says it failed, the output is believed.
-    Then the output's own statement, then the tool's error flag.
+    Then the output's own statement, then the tool's error flag; for a file tool
+    that ``writes`` and gave neither, an error message opening its output.
     """
     run = check_run(command) if command is not None else None
     if run is not None and run.kind is not None:
@@ -216,6 +234,8 @@ def outcome(result: ToolResult, command: str | None = None) -> Outcome:
         return Outcome(stated == 0, stated, "output")
     if result.ok is not None:
         return Outcome(result.ok, None, "flag")
+    if writes and tool_error(result.output):
+        return Outcome(False, None, "output")
     return Outcome(None, None, "none")
 
 
@@ -311,11 +331,14 @@ def operations(entries: Iterable[LedgerEntry]) -> list[Operation]:
     ops: list[Operation] = []
     by_call: dict[str, int] = {}
     commands: dict[str, str | None] = {}
+    writers: set[str] = set()
     for entry in entries:
         event = entry.event
         if isinstance(event, ToolCall):
             command = command_of(event)
             commands[event.call_id] = command
+            if command is None and _write_paths(event, None) is not None:
+                writers.add(event.call_id)
             by_call[event.call_id] = len(ops)
             ops.append(
                 Operation(
@@ -329,7 +352,7 @@ def operations(entries: Iterable[LedgerEntry]) -> list[Operation]:
             )
         elif isinstance(event, ToolResult):
             index = by_call.get(event.call_id)
-            result = outcome(event, commands.get(event.call_id))
+            result = outcome(event, commands.get(event.call_id), writes=event.call_id in writers)
             if index is None:
                 ops.append(
                     Operation(
@@ -600,7 +623,7 @@ def edits(entries: Iterable[LedgerEntry], ops: Sequence[Operation] | None = None
             ok = op.ok if op.result_seq is not None else None
         else:
             result = results.get(event.call_id)
-            ok = outcome(result, command).ok if result is not None else None
+            ok = outcome(result, command, writes=command is None).ok if result is not None else None
         for path in paths:
             found.append(Edit(seq=entry.seq, tool=event.name, path=path, ok=ok, at=event.at))
     return found

@@ -62,7 +62,7 @@ from donecheck.actors.messages import (
 from donecheck.actors.review.approval import ApprovalRecords, Source, claim_contexts
 from donecheck.actors.review.claims import (
     CheckClaim,
-    asks_for_change,
+    asks_to_change,
     category_of_check,
     check_claims,
     completion_claims,
@@ -71,7 +71,7 @@ from donecheck.actors.review.claims import (
     mentioned_paths,
     path_matches,
 )
-from donecheck.actors.review.evidence import command_of, unresolved_failures
+from donecheck.actors.review.evidence import command_of, tool_error, unresolved_failures
 from donecheck.actors.review.facts import Facts
 from donecheck.actors.review.gates import FIX_RULES
 from donecheck.actors.review.preanalysis import depends_on, extract_acceptance
@@ -559,8 +559,13 @@ class _Ledger:
             self._looked = []
             for op in self._ev.ops:
                 call = calls.get(op.call_seq)
-                if op.ok is True and call is not None:
-                    self._looked += [(path, op) for path in shown_paths(call, op.command)]
+                if call is None or op.result_seq is None or op.ok is False:
+                    continue
+                if op.ok is None:  # no status: the tool showed content, not an error
+                    result = self._ev.results.get(op.result_seq)
+                    if result is None or not result.output.strip() or tool_error(result.output):
+                        continue
+                self._looked += [(path, op) for path in shown_paths(call, op.command)]
         return self._looked
 
     def show(self, text: str, ev: Facts) -> _Shown:
@@ -574,10 +579,10 @@ class _Ledger:
             else:
                 found.attachments.append(ref.name)
         names = {ref.name.lower() for ref in attachments}
-        change = asks_for_change(text)
         for path in mentioned_paths(text):
             if path.lower() in names:
                 continue  # an attachment: covered by its read
+            change = asks_to_change(text, path)
             found.parts += 1
             hits = [e for e in ev.writes if e.path and path_matches(path, e.path)]
             if hits:
