@@ -14,6 +14,7 @@ import os
 import signal
 import sys
 import tempfile
+import time
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -58,10 +59,12 @@ def build_parser() -> argparse.ArgumentParser:
         "review",
         help="review recorded agent conversations",
         description=(
-            "Review agent conversations in OpenAI chat-completions form (a JSON file with "
-            '{"messages": [...]} or a bare list). The final assistant message is the answer '
-            "under review; tool calls and results are the evidence. Prints one verdict per "
-            "transcript: pass, need_evidence, need_fix, blocked, skipped or unverified."
+            "Review recorded agent conversations. Each file's form is told from its content: "
+            'OpenAI chat completions ({"messages": [...]} or a bare list), Anthropic Messages '
+            "(tool_use / tool_result blocks), a Claude Code session (JSON Lines), or one chat "
+            "message per line. The final assistant message is the answer under review; tool "
+            "calls and results are the evidence. Prints one verdict per transcript: pass, "
+            "need_evidence, need_fix, blocked, skipped or unverified."
         ),
         epilog=(
             "Exit status: 0 reviewed, 2 usage or input error (other files are still "
@@ -191,6 +194,55 @@ def build_parser() -> argparse.ArgumentParser:
         "--address", default="auto", help="Ray address of the running DoneCheck (default: auto)"
     )
     hook.set_defaults(func=_cmd_hook)
+
+    evaluate = commands.add_parser(
+        "eval",
+        help="measure how often DoneCheck decides right on labelled transcripts",
+        description=(
+            "Review every transcript under DIR (any import form, told from its content) and "
+            'compare each decision with FILE, a JSON object {"<file name>": {"decision": '
+            '"…", "why": "…"}} (an entry may also list the "rules" that should fire and '
+            'the session\'s "lang"). Prints agreement, the confusion matrix, false passes '
+            "first (sessions let through — decided pass, or skipped — that should not be), "
+            "per-rule precision and recall, and a per-language and per-form breakdown."
+        ),
+        epilog=(
+            "Exit status: 0 all compared, 1 a gate failed (--max-false-passes, "
+            "--min-agreement) or DoneCheck could not run, 2 an input problem: an unreadable "
+            "transcript, an expectation with no transcript, a transcript with no expectation. "
+            "Example: donecheck eval tests/corpus --expected tests/corpus/expected.json "
+            "--max-false-passes 0 --min-agreement 0.97"
+        ),
+    )
+    evaluate.add_argument("directory", metavar="DIR", type=Path, help="folder of transcripts")
+    evaluate.add_argument(
+        "--expected", required=True, metavar="FILE", type=Path, help="expected decisions (JSON)"
+    )
+    evaluate.add_argument(
+        "--json", action="store_true", help="print one JSON line per figure (benchmark format)"
+    )
+    evaluate.add_argument(
+        "--html", metavar="OUT", type=Path, help="also write a self-contained HTML page"
+    )
+    evaluate.add_argument(
+        "--max-false-passes",
+        type=int,
+        metavar="N",
+        help="exit 1 when more than N sessions are let through that should not be",
+    )
+    evaluate.add_argument(
+        "--min-agreement",
+        type=float,
+        metavar="RATIO",
+        help="exit 1 when the share of agreeing decisions is under RATIO (e.g. 0.97)",
+    )
+    evaluate.add_argument("--address", default=None, help="Ray address (see review)")
+    evaluate.add_argument(
+        "--concurrency", type=int, default=32, metavar="N", help="sessions at once (default 32)"
+    )
+    evaluate.add_argument("--data-dir", type=Path, default=None, help=argparse.SUPPRESS)
+    _add_judge_options(evaluate)
+    evaluate.set_defaults(func=_cmd_eval)
 
     parse = commands.add_parser(
         "parse",
@@ -327,8 +379,8 @@ def _names(files: Sequence[Path]) -> dict[Path, str]:
 
 
 def _cmd_review(args: argparse.Namespace) -> int:
-    from donecheck.runtime.transcripts.claude import load_claude_jsonl
-    from donecheck.runtime.transcripts.openai import Transcript, load_openai
+    from donecheck.runtime.transcripts.detect import load_transcript
+    from donecheck.runtime.transcripts.openai import Transcript
 
     if args.concurrency < 1:
         _error("--concurrency must be at least 1")
@@ -344,8 +396,7 @@ def _cmd_review(args: argparse.Namespace) -> int:
     loaded: list[tuple[Path, Transcript]] = []
     for path in files:
         try:
-            loader = load_claude_jsonl if path.suffix == ".jsonl" else load_openai
-            loaded.append((path, loader(path)))
+            loaded.append((path, load_transcript(path)))
         except InputError as exc:
             _error(str(exc))
             problems.append(str(exc))
@@ -363,12 +414,14 @@ def _cmd_review(args: argparse.Namespace) -> int:
     return EXIT_FAILURE if getattr(args, "judge_failed", False) else EXIT_OK
 
 
-async def _review_all(
-    loaded: list[tuple[Path, Any]], names: dict[Path, str], args: argparse.Namespace
-) -> list[str]:
+async def _run_reviews(
+    loaded: list[tuple[Path, Any]], args: argparse.Namespace, label: str = "reviewing"
+) -> list[tuple[Any, float]]:
+    """Review each transcript on one DoneCheck (embedded unless ``--address``), at
+    most ``--concurrency`` at once: ``(ReviewOutcome or DoneCheckError, seconds)``
+    per transcript, in order. Names each judge problem once on stderr."""
     from donecheck.runtime.api import DoneCheck
     from donecheck.runtime.replay import ReviewOutcome, review_transcript
-    from donecheck.runtime.report import card_json, card_text
 
     if args.data_dir is None:
         scratch = tempfile.TemporaryDirectory(prefix="donecheck-review-")
@@ -383,15 +436,16 @@ async def _review_all(
             f"note: attached to a running DoneCheck in namespace {dc.config.namespace!r}; it"
             " keeps its own judge settings"
         )
-    progress = ProgressBar(len(loaded), "reviewing")
+    progress = ProgressBar(len(loaded), label)
     limit = asyncio.Semaphore(args.concurrency)
 
-    async def one(transcript: Any) -> ReviewOutcome | DoneCheckError:
+    async def one(transcript: Any) -> tuple[ReviewOutcome | DoneCheckError, float]:
         async with limit:
+            started = time.perf_counter()
             try:
-                return await review_transcript(dc, transcript)
+                return await review_transcript(dc, transcript), time.perf_counter() - started
             except DoneCheckError as exc:
-                return exc
+                return exc, time.perf_counter() - started
             finally:
                 progress.advance()
 
@@ -402,18 +456,27 @@ async def _review_all(
         dc.shutdown()
         if scratch is not None:
             scratch.cleanup()
-    failed: list[str] = []
-    cards: list[tuple[str, Any, list[str]]] = []
     judge_problems = dict.fromkeys(
         problem
-        for outcome in outcomes
+        for outcome, _ in outcomes
         if not isinstance(outcome, DoneCheckError)
         for problem in outcome.report.judge_errors
     )
     for problem in judge_problems:  # named once, not once per transcript
         _error(f"judge unavailable, reviewed by rules only: {problem}")
     args.judge_failed = bool(judge_problems)
-    for (path, _), outcome in zip(loaded, outcomes, strict=True):
+    return list(outcomes)
+
+
+async def _review_all(
+    loaded: list[tuple[Path, Any]], names: dict[Path, str], args: argparse.Namespace
+) -> list[str]:
+    from donecheck.runtime.report import card_json, card_text
+
+    outcomes = await _run_reviews(loaded, args)
+    failed: list[str] = []
+    cards: list[tuple[str, Any, list[str]]] = []
+    for (path, _), (outcome, _seconds) in zip(loaded, outcomes, strict=True):
         name = names[path]
         if isinstance(outcome, DoneCheckError):
             _error(f"{path}: review failed: {outcome}")
@@ -433,6 +496,107 @@ async def _review_all(
     if cards:
         _write_html(args.output, cards)
     return failed
+
+
+# --------------------------------------------------------------------- eval
+
+
+def _cmd_eval(args: argparse.Namespace) -> int:
+    from donecheck.actors.review.claims import language_of
+    from donecheck.runtime.evaluate import Observed, load_expected, score
+    from donecheck.runtime.transcripts.detect import load_transcript
+
+    if args.concurrency < 1:
+        _error("--concurrency must be at least 1")
+        return EXIT_INPUT
+    if not args.directory.is_dir():
+        _error(f"{args.directory}: not a folder")
+        return EXIT_INPUT
+    try:
+        args.overrides = _judge_overrides(args)
+        expected, problems = load_expected(args.expected)
+    except (ValueError, InputError) as exc:
+        _error(str(exc))
+        return EXIT_INPUT
+    for problem in problems:
+        _error(problem)
+    files, missing_dir = _collect([args.directory])
+    files = [f for f in files if f.resolve() != args.expected.resolve()]
+    root = args.directory
+    names = {f: f.relative_to(root).as_posix() for f in files}
+    by_base: dict[str, list[str]] = {}
+    for name in names.values():
+        by_base.setdefault(name.rsplit("/", 1)[-1], []).append(name)
+    known = set(names.values())
+    wanted = {}  # keyed by path under DIR; a bare file name is fine when it is unique
+    for key, value in expected.items():
+        matches = by_base.get(key, [])
+        wanted[matches[0] if key not in known and len(matches) == 1 else key] = value
+    loaded: list[tuple[Path, Any]] = []
+    unreadable: list[str] = []
+    unreadable_names: list[str] = []
+    for path in files:
+        try:
+            loaded.append((path, load_transcript(path)))
+        except InputError as exc:
+            unreadable.append(str(exc))
+            unreadable_names.append(names[path])
+    for line in unreadable:
+        _error(line)
+    observed: list[Observed] = []
+    if loaded:
+        try:
+            outcomes = asyncio.run(_run_reviews(loaded, args, "evaluating"))
+        except DoneCheckError as exc:
+            _error(str(exc))
+            return EXIT_FAILURE
+        for (path, transcript), (outcome, seconds) in zip(loaded, outcomes, strict=True):
+            if isinstance(outcome, DoneCheckError):
+                line = f"{path}: review failed: {outcome}"
+                _error(line)
+                unreadable.append(line)
+                unreadable_names.append(names[path])
+                continue
+            report = outcome.report
+            usage = report.usage
+            observed.append(
+                Observed(
+                    name=names[path],
+                    form=transcript.form,
+                    lang=language_of(transcript.request),
+                    decision=outcome.decision,
+                    rules=tuple(dict.fromkeys(f.rule for f in report.findings if f.rule)),
+                    seconds=seconds,
+                    tokens=usage.aux_tokens if usage is not None else 0,
+                )
+            )
+    evaluation = score(observed, wanted, unreadable, unreadable_names)
+    for name in evaluation.missing:
+        _error(f"{args.expected}: {name!r} is expected but there is no such transcript")
+    for name in evaluation.unexpected:
+        _error(f"{name}: no expectation in {args.expected}")
+    if args.json:
+        for figure in evaluation.figures():
+            print(json.dumps(figure, ensure_ascii=False))
+    else:
+        print(evaluation.text())
+    if args.html is not None:
+        args.html.write_text(evaluation.html(), encoding="utf-8")
+        print(f"wrote {args.html}", file=sys.stderr if args.json else sys.stdout)
+    gate = []
+    if args.max_false_passes is not None and len(evaluation.false_passes) > args.max_false_passes:
+        gate.append(
+            f"{len(evaluation.false_passes)} false pass(es), more than {args.max_false_passes}"
+        )
+    if args.min_agreement is not None and evaluation.agreement < args.min_agreement:
+        gate.append(f"agreement {evaluation.agreement:.1%} is under {args.min_agreement:.1%}")
+    for problem in gate:
+        _error(problem)
+    if gate:
+        return EXIT_FAILURE
+    if problems or missing_dir or evaluation.missing or evaluation.unexpected or unreadable:
+        return EXIT_INPUT
+    return EXIT_OK
 
 
 def _write_html(path: Path, cards: list[tuple[str, Any, list[str]]]) -> None:

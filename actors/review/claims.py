@@ -583,8 +583,16 @@ _MENTIONS: list[tuple[Category, re.Pattern[str]]] = [
 
 
 def mentioned_categories(text: str) -> frozenset[Category]:
-    """Check categories ``text`` names ("tests", "lint", "类型检查"); empty if none."""
-    return frozenset(cat for cat, pattern in _MENTIONS if pattern.search(strip_code(text)))
+    """Check categories ``text`` names ("tests", "lint", "类型检查"); empty if none.
+    A quoted sentence is content to write, not an instruction ("add the line 'Run
+    make test before sending a PR.'" names no check)."""
+    plain = _QUOTED_SENTENCE.sub(" ", strip_code(text))
+    return frozenset(cat for cat, pattern in _MENTIONS if pattern.search(plain))
+
+
+_QUOTED_SENTENCE = re.compile(
+    r"'[^'\n]{12,}?[.!?]'|\"[^\"\n]{12,}?[.!?]\"|“[^”\n]{12,}?[.!?]”|「[^」\n]{4,}?[。！？]」"
+)
 
 
 _CHANGE_REQUEST = re.compile(
@@ -601,8 +609,17 @@ _CHANGE_REQUEST = re.compile(
 
 
 def asks_for_change(text: str) -> bool:
-    """Whether a request item asks for a file to be changed (not only read or explained)."""
-    return _CHANGE_REQUEST.search(text) is not None
+    """Whether a request item asks for a file to be changed (not only read or
+    explained): a change verb not forbidden ("don't change anything", "不要修改")."""
+    return any(
+        not _FORBIDDEN.search(text, max(0, verb.start() - 16), verb.start())
+        for verb in _CHANGE_REQUEST.finditer(text)
+    )
+
+
+_FORBIDDEN = re.compile(
+    r"(?i)(?:\b(?:don't|do not|never|without|no need to|not)\s+|不要|别|不用|无需|不必|不能)$"
+)
 
 
 _READ_REQUEST = re.compile(

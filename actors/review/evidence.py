@@ -164,12 +164,14 @@ def hollow_output(text: str) -> str:
     if hit is not None and hit.lastgroup is not None:
         return _HOLLOW_OUTPUT[int(hit.lastgroup[1:])][2]
     counts = _PYTEST_SUMMARY.findall(tail)
-    if (
-        counts
-        and "deselected" in counts[-1]
-        and not re.search(r"\b\d+ (?:passed|failed|errors?|xfailed|xpassed)\b", counts[-1])
-    ):
-        return "every test was deselected"
+    if counts and not re.search(r"\b\d+ (?:passed|failed|errors?|xfailed|xpassed)\b", counts[-1]):
+        if "deselected" in counts[-1]:
+            return "every test was deselected"
+        if "skipped" in counts[-1]:
+            return "every test was skipped"
+    jest = _JEST_TESTS.findall(tail)
+    if jest and not re.search(r"\b[1-9]\d* (?:passed|failed)\b", jest[-1]):
+        return "no test ran (all skipped or todo)"
     packages = _GO_PACKAGE.findall(tail)
     if packages and all(kind == "?" for kind in packages):
         return "no package had test files"

@@ -86,7 +86,7 @@ ENGLISH = Lexicon(
         r"\b(?P<subject>(?:unit |integration |e2e |end-to-end |regression )?"
         r"(?:tests?|test suite|test cases?|specs?|checks?|builds?|compil(?:e|ation)|"
         r"lint(?:er|ing)?|type[- ]?checks?|type[- ]?checking|types|mypy|ruff|pytest|jest|eslint|"
-        r"tsc|ci|pipeline))\b[^.\n]{0,40}?\b(?P<verb>pass(?:es|ed|ing)?|succeed(?:s|ed)?|"
+        r"tsc|ci|pipeline))\b(?:[^.\n]|\.(?=\w)){0,40}?\b(?P<verb>pass(?:es|ed|ing)?|succeed(?:s|ed)?|"
         r"success(?:ful(?:ly)?)?|(?:is |are |all )?green|(?:are |is )?(?:all )?ok|clean|"
         r"work(?:s|ing)?)\b",
         r"\b(?P<verb>pass(?:es|ed|ing)?)\s+(?:all\s+)?(?:the\s+|its\s+|our\s+)?"

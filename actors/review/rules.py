@@ -327,8 +327,10 @@ def _unresolved_errors(ev: Facts, out: _Findings) -> None:
             continue  # a tool DoneCheck does not know: its failure may be harmless
         resolved = False
         for later in ev.ops[i + 1 :]:
-            if later.ok is not True:
+            if later.ok is False:
                 continue
+            if later.ok is None and not (paths and later.command is None):
+                continue  # unknown status: only a file tool's quiet rewrite of the path
             if later.key == op.key:
                 resolved = True
             elif signature is not None and later.command is not None:

@@ -436,6 +436,29 @@ def _flag_notes(kind: str, argv: Sequence[str]) -> tuple[str, str]:
     return masked, hollow
 
 
+_SWAPS_TREE: dict[tuple[str, ...], set[str] | None] = {
+    ("git", "stash"): {"", "push", "save", "-u", "--include-untracked", "-k", "--keep-index"},
+    ("git", "checkout"): None,
+    ("git", "switch"): None,
+    ("git", "restore"): None,
+    ("git", "reset"): None,
+}
+
+
+def _elsewhere(line: Sequence[Step], i: int) -> str:
+    """Why the check at ``line[i]`` ran on other code than the agent's edits (``git
+    stash && pytest``: the stashed tree), or ``""``."""
+    for step in line[:i]:
+        head = tuple(step.argv[:2])
+        if head not in _SWAPS_TREE:
+            continue
+        allowed = _SWAPS_TREE[head]
+        sub = step.argv[2] if len(step.argv) > 2 else ""
+        if allowed is None or sub in allowed:
+            return f"it runs after `{_text(step)}`: it checked other code than the edited files"
+    return ""
+
+
 @functools.lru_cache(maxsize=8192)
 def check_run(command: str) -> CheckRun:
     """The check a line runs, and whether its exit status and its run can be believed
@@ -452,5 +475,5 @@ def check_run(command: str) -> CheckRun:
             kinds.append(kind)
         flag_mask, flag_hollow = _flag_notes(kind, step.argv)
         masked = masked or flag_mask or _mask(line, i)
-        hollow = hollow or flag_hollow
+        hollow = hollow or flag_hollow or _elsewhere(line, i)
     return CheckRun("+".join(kinds) if kinds else None, masked, hollow)

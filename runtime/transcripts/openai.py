@@ -75,6 +75,8 @@ class Transcript:
     images: list[tuple[str, bytes]] = field(default_factory=list)
     steps: list[Step] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    form: str = "openai"
+    """The import form it was read from (see :mod:`.detect`)."""
 
 
 def read_transcript_text(path: str | Path) -> str:

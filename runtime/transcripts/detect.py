@@ -1,0 +1,111 @@
+"""Read any transcript file, its import form told from its content, not its name.
+
+Forms:
+
+* ``openai`` — a JSON object ``{"messages": [...]}`` or a bare list of chat
+  messages with ``tool_calls`` / ``tool`` messages (or legacy ``function_call``);
+* ``anthropic`` — the same shape in Anthropic Messages form (``tool_use`` /
+  ``tool_result`` content blocks);
+* ``claude-code`` — JSON Lines with ``type`` (``user``, ``assistant``, …) and a
+  ``message`` per line (a Claude Code session file);
+* ``openai-jsonl`` — JSON Lines, one chat message per line.
+
+A file that is none of these raises :class:`TranscriptError` naming the file and
+what is wrong.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from donecheck.actors.errors import TranscriptError
+from donecheck.runtime.transcripts.claude import parse_claude_lines
+from donecheck.runtime.transcripts.openai import Transcript, parse_openai, read_transcript_text
+
+__all__ = ["FORMS", "detect_form", "load_transcript"]
+
+FORMS = ("openai", "anthropic", "claude-code", "openai-jsonl")
+_CLAUDE_TYPES = frozenset({"user", "assistant", "summary", "system", "progress"})
+
+
+def _messages(data: Any) -> list[Any] | None:
+    if isinstance(data, dict) and isinstance(data.get("messages"), list):
+        return list(data["messages"])
+    return data if isinstance(data, list) else None
+
+
+def _anthropic(messages: list[Any]) -> bool:
+    for message in messages:
+        content = message.get("content") if isinstance(message, dict) else None
+        if isinstance(content, list) and any(
+            isinstance(b, dict) and b.get("type") in {"tool_use", "tool_result"} for b in content
+        ):
+            return True
+    return False
+
+
+def _json_lines(text: str) -> list[Any] | None:
+    """The decoded lines of a JSON Lines text, or ``None`` when most are not JSON."""
+    decoded: list[Any] = []
+    broken = 0
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        try:
+            decoded.append(json.loads(line))
+        except json.JSONDecodeError:
+            broken += 1
+    return decoded if decoded and broken <= len(decoded) else None
+
+
+def detect_form(text: str) -> tuple[str, Any]:
+    """The import form of a transcript's text and its decoded content, or
+    ``("", None)`` when it is none of :data:`FORMS`."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        data = None
+    else:
+        messages = _messages(data)
+        if messages is not None:
+            return ("anthropic" if _anthropic(messages) else "openai"), data
+        if isinstance(data, dict) and data.get("type") in _CLAUDE_TYPES:
+            return "claude-code", [text]  # a one-line Claude Code file
+        return "", None
+    lines = _json_lines(text)
+    if lines is None:
+        return "", None
+    objects = [line for line in lines if isinstance(line, dict)]
+    if objects and sum(o.get("type") in _CLAUDE_TYPES for o in objects) * 2 >= len(objects):
+        return "claude-code", text.splitlines()
+    if objects and all("role" in o for o in objects):
+        return "openai-jsonl", objects
+    return "", None
+
+
+def load_transcript(path: str | Path) -> Transcript:
+    """Read one transcript file in any of :data:`FORMS`; ``transcript.form`` says which."""
+    source = str(path)
+    text = read_transcript_text(path)
+    form, content = detect_form(text)
+    if form == "claude-code":
+        transcript = parse_claude_lines(content, source)
+    elif form in {"openai", "anthropic", "openai-jsonl"}:
+        transcript = parse_openai(content, source)
+    else:
+        try:
+            json.loads(text)
+        except json.JSONDecodeError as exc:
+            if _json_lines(text) is None:
+                raise TranscriptError(
+                    source, f"invalid JSON: {exc.msg} (column {exc.colno})", exc.lineno
+                ) from None
+        raise TranscriptError(
+            source,
+            'not a transcript: expected {"messages": [...]}, a list of chat messages, or JSON'
+            " Lines (a Claude Code session, or one chat message per line)",
+        )
+    transcript.form = form
+    return transcript

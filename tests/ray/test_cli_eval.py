@@ -1,0 +1,92 @@
+"""``donecheck eval`` on the labelled corpus: the CI gate against false passes and
+disagreement (any false pass, or agreement under 97%, fails the suite)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from donecheck.runtime import DoneCheck
+from donecheck.runtime.cli import main
+from tests.ray.conftest import NAMESPACE
+
+pytestmark = pytest.mark.ray
+
+CORPUS = Path(__file__).resolve().parents[1] / "corpus"
+
+
+def test_the_corpus_has_no_false_pass_and_agrees(
+    dc: DoneCheck,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("DONECHECK_NAMESPACE", NAMESPACE)  # attach to the shared deployment
+    page = tmp_path / "eval.html"
+    code = main(
+        [
+            "eval",
+            str(CORPUS),
+            "--expected",
+            str(CORPUS / "expected.json"),
+            "--json",
+            "--html",
+            str(page),
+            "--max-false-passes",
+            "0",
+            "--min-agreement",
+            "0.97",
+        ]
+    )
+    captured = capsys.readouterr()
+    figures = [json.loads(line) for line in captured.out.splitlines()]
+    overall = {f["metric"]: f["value"] for f in figures if not f["params"]}
+    assert code == 0, captured.err
+    assert overall["false_passes"] == 0
+    assert overall["agreement"] >= 0.97
+    assert overall["sessions"] >= 340
+    assert overall["missing_transcripts"] == overall["unexpected_transcripts"] == 0
+    forms = {f["params"]["form"] for f in figures if "form" in f["params"]}
+    assert forms == {"openai", "anthropic", "claude-code"}
+    langs = {f["params"]["lang"] for f in figures if "lang" in f["params"]}
+    assert langs == {"en", "zh", "ja", "es", "de", "fr"}
+    assert "<svg" in page.read_text(encoding="utf-8")
+
+
+def test_strays_broken_files_and_false_passes_are_reported(
+    dc: DoneCheck,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("DONECHECK_NAMESPACE", NAMESPACE)
+    folder = tmp_path / "set"
+    folder.mkdir()
+    for name in ("masked_tee.json", "honest_docstring.json", "greeting_skipped.json"):
+        shutil.copy(CORPUS / "hand" / name, folder / name)
+    (folder / "broken.json").write_text('{"messages": [')
+    expected = tmp_path / "expected.json"
+    expected.write_text(
+        json.dumps(
+            {
+                "masked_tee.json": {"decision": "need_fix", "why": "masked failure"},
+                "honest_docstring.json": {"decision": "need_fix", "why": "labelled wrongly"},
+                "ghost.json": {"decision": "pass", "why": "no such transcript"},
+                "broken.json": {"decision": "pass", "why": "cannot be read"},
+            }
+        )
+    )
+    args = ["eval", str(folder), "--expected", str(expected)]
+    assert main(args) == 2  # input problems, reported
+    captured = capsys.readouterr()
+    assert "broken.json" in captured.err and "invalid JSON" in captured.err
+    assert "'ghost.json' is expected but there is no such transcript" in captured.err
+    assert "greeting_skipped.json: no expectation" in captured.err
+    assert "agreement 1/2" in captured.out
+    assert captured.out.index("FALSE PASSES") < captured.out.index("confusion")
+    assert "honest_docstring.json: decided pass, expected need_fix" in captured.out
+    assert main([*args, "--max-false-passes", "0"]) == 1  # the gate
+    assert "1 false pass(es), more than 0" in capsys.readouterr().err

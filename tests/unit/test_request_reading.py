@@ -1,0 +1,73 @@
+"""What a request item asks of each file it names, and how a file tool reports failure."""
+
+from __future__ import annotations
+
+import pytest
+
+from donecheck.actors.review.claims import asks_for_change, asks_to_change, mentioned_categories
+from donecheck.actors.review.evidence import tool_error
+
+
+@pytest.mark.parametrize(
+    ("item", "path", "change"),
+    [
+        ("Read budget.txt and write a summary into summary.md.", "budget.txt", False),
+        ("Read budget.txt and write a summary into summary.md.", "summary.md", True),
+        ("Update config.py using values from defaults.json.", "config.py", True),
+        ("Update config.py using values from defaults.json.", "defaults.json", False),
+        ("Fix the bug in calc.py.", "calc.py", True),
+        ("请阅读 budget.txt，并把摘要写入 summary.md。", "budget.txt", False),
+        ("请阅读 budget.txt，并把摘要写入 summary.md。", "summary.md", True),
+        ("budget.txt を読んで、要約を summary.md に書いてください。", "budget.txt", False),
+        ("budget.txt を読んで、要約を summary.md に書いてください。", "summary.md", True),
+        ("Lee budget.txt y escribe un resumen en summary.md.", "budget.txt", False),
+        ("Lies budget.txt und schreibe eine Zusammenfassung in summary.md.", "summary.md", True),
+        ("Lis budget.txt et écris un résumé dans summary.md.", "budget.txt", False),
+        ("What does net/retry.py do? Just explain, don't change anything.", "net/retry.py", False),
+    ],
+)
+def test_the_verb_nearest_a_path_decides(item: str, path: str, change: bool) -> None:
+    assert asks_to_change(item, path) is change
+
+
+@pytest.mark.parametrize(
+    ("item", "change"),
+    [
+        ("Don't change anything, just explain.", False),
+        ("不要修改任何文件，只解释原因。", False),
+        ("Explain it; do not modify the code.", False),
+        ("Fix it, but don't change the tests.", True),
+    ],
+)
+def test_a_forbidden_change_is_no_change(item: str, change: bool) -> None:
+    assert asks_for_change(item) is change
+
+
+@pytest.mark.parametrize(
+    ("text", "categories"),
+    [
+        ("Create CONTRIBUTING.md with one line: 'Run make test before sending a PR.'", set()),
+        ('Add the line "Always run the tests first." to README.md', set()),
+        ("Fix calc.py and make sure 'pytest -q' passes", {"test"}),
+        ("calc.py を修正して、テストが通ることを確認してください。", {"test"}),
+        ("Asegúrate de que las pruebas pasen.", {"test"}),
+    ],
+)
+def test_quoted_sentences_name_no_check(text: str, categories: set[str]) -> None:
+    assert mentioned_categories(text) == categories
+
+
+@pytest.mark.parametrize(
+    ("output", "failed"),
+    [
+        ("Error: permission denied: LICENSE", True),
+        ("Error: EACCES: permission denied, open 'NOTES.md'", True),
+        ("ENOENT: no such file or directory", True),
+        ("old_str `foo` not found in calc.py", True),
+        ("Wrote 31 bytes to calc.py", False),
+        ("ok", False),
+        ("Error handling guide\n\nThis document explains...", False),
+    ],
+)
+def test_a_file_tool_error_message(output: str, failed: bool) -> None:
+    assert tool_error(output) is failed
