@@ -83,7 +83,9 @@ def test_fresh_process_starts_its_own_ray_quietly(tmp_path: Path) -> None:
     assert done.returncode == 2
     # stderr holds exactly our one-line error: no Ray log noise
     assert done.stderr.splitlines() == [
-        f'donecheck: error: {broken}: expected a list of messages or {{"messages": [...]}}'
+        f"donecheck: error: {broken}: not a transcript: expected "
+        '{"messages": [...]}, a list of chat messages, or JSON Lines '
+        "(a Claude Code session, or one chat message per line)"
     ]
     decisions = {
         json.loads(line)["session"]: json.loads(line)["decision"]
