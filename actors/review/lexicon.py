@@ -248,6 +248,7 @@ JAPANESE = Lexicon(
         r"完了(?:しました|です|済み)?|完成しました|終わりました|終了しました|できました|(?<!承認)済みです|"
         r"対応しました|修正しました|実装しました|解決しました|確認しました|検証しました|(?<!承認)確認済み|"
         r"検証済み|動作します|動作しています|動きました|正常に動作|問題ありません|"
+        r"(?:実装|修正|対応|追加|作成)し(?=、)|"
         r"エラーはありません|マージできます|準備ができました"
     ),
     checks=(
@@ -284,7 +285,7 @@ JAPANESE = Lexicon(
         r"予定|次第|後)"
     ),
     reach=10,
-    after_object=r"^[^、。！？]{0,12}$",
+    after_object=r"^[^、。！？]{0,24}$",
 )
 
 SPANISH = Lexicon(
@@ -292,7 +293,8 @@ SPANISH = Lexicon(
     done=(
         r"\b(?:(?<!el )(?<!un )hecho(?! de)|listo|terminad[oa]|completad[oa]|completo|"
         r"funciona(?:n)?|implementad[oa]|arreglad[oa]|resuelt[oa]|verificad[oa]|"
-        r"comprobad[oa]|corregid[oa]|list[oa]s? para (?:fusionar|revisi[oó]n|producci[oó]n|"
+        r"comprobad[oa]|corregid[oa]|implementé|arreglé|corregí|resolví|"
+        r"list[oa]s? para (?:fusionar|revisi[oó]n|producci[oó]n|"
         r"desplegar)|sin errores|todo bien|todo correcto)\b"
     ),
     checks=(
@@ -311,7 +313,8 @@ SPANISH = Lexicon(
         ("test", r"prueba|test"),
     ),
     change=(
-        r"\b(?:cre[ée]|actualic[ée]|modifiqu[ée]|cambi[ée]|añad[íi]|agregu[ée]|edit[ée]|"
+        r"\b(?:cre[ée]|actualic[ée]|implement[ée]|modifiqu[ée]|cambi[ée]|añad[íi]|"
+        r"agregu[ée]|edit[ée]|"
         r"escrib[íi]|borr[ée]|elimin[ée]|renombr[ée]|correg[íi]|he (?:creado|actualizado|"
         r"modificado|cambiado|añadido|agregado|editado|escrito|borrado|eliminado|corregido)|"
         r"(?:fue|ha sido) (?:creado|actualizado|modificado|editado|corregido))\b"
@@ -345,7 +348,8 @@ SPANISH = Lexicon(
     ),
     marker=(
         r"[ñáíóú¿¡]|\b(?:el|los|las|del|que|y|está|están|son|fue|todas?|todos|pruebas|se|por|"
-        r"para|con|una?|sin|ha|he|hay|según|pero|ya|muy|también)\b"
+        r"para|con|una?|sin|ha|he|hay|según|pero|ya|muy|también|implementé|arreglé|"
+        r"actualicé|modifiqué|cambié|agregué)\b"
     ),
     after_object=r"^\s*(?:(?:ya|también)\s+)?$",
 )

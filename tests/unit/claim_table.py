@@ -88,6 +88,8 @@ CLAIMS: list[tuple[str, str, str]] = [
     ("zh", "代码已修复，测试全部通过。", "done check:test"),
     # ----------------------------------------------------------------- Japanese
     ("ja", "テストはすべて通りました。", "check:test"),
+    ("ja", "stats.py に median() を実装し、テストを実行しました。", "done file:stats.py"),
+    ("ja", "stats.py に median() を実装する予定です。", ""),
     ("ja", "ビルドが成功しました。", "check:build"),
     ("ja", "作業は完了しました。", "done"),
     ("ja", "バグを修正しました。", "done"),
@@ -116,6 +118,8 @@ CLAIMS: list[tuple[str, str, str]] = [
     ("es", "Todas las pruebas pasan.", "check:test"),
     ("es", "Pasan todas las pruebas.", "check:test"),
     ("es", "Está listo.", "done"),
+    ("es", "Implementé median() en stats.py.", "done file:stats.py"),
+    ("es", "Todavía no implementé median() en stats.py.", ""),
     ("es", "El error está corregido.", "done"),
     ("es", "Funciona correctamente.", "done"),
     ("es", "Sin errores.", "done"),
