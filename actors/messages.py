@@ -134,7 +134,9 @@ EndReason: TypeAlias = Literal[
 
 AuxKind: TypeAlias = Literal["pre_analysis", "review", "milestone"]
 
-StatusSource: TypeAlias = Literal["exit_code", "output", "flag", "masked", "hollow", "none"]
+StatusSource: TypeAlias = Literal[
+    "exit_code", "output", "flag", "masked", "hollow", "partial", "none"
+]
 """Where a run's outcome came from; ``masked`` and ``hollow`` runs prove nothing."""
 
 CoverageStatus: TypeAlias = Literal["covered", "missing", "not_verified"]

@@ -8,7 +8,9 @@
   whatever the status; a run that checked nothing (no tests ran, collect-only,
   everything deselected, a test command that printed nothing) is **hollow**;
   a line whose status is not the check's (:func:`~.shell.check_run`: ``|| true``
-  …) is **masked** — neither is a pass unless the runner's own summary shows one.
+  …) is **masked** — neither is a pass unless the runner's own summary shows one;
+  a passing run that selected tests by name (``-k``, ``a.py::test_x``, ``--lf``)
+  is **partial**: its failures count, its pass does not stand for the suite.
 * :func:`command_of` — the shell command a tool call ran (its parsing is in
   :mod:`.shell`).
 * :func:`operations` — every tool call paired with its result and outcome.
@@ -181,7 +183,7 @@ def hollow_output(text: str) -> str:
     return ""
 
 
-Source = Literal["exit_code", "output", "flag", "masked", "hollow", "none"]
+Source = Literal["exit_code", "output", "flag", "masked", "hollow", "partial", "none"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,7 +225,11 @@ def outcome(result: ToolResult, command: str | None = None, *, writes: bool = Fa
     """
     run = check_run(command) if command is not None else None
     if run is not None and run.kind is not None:
-        return _check_outcome(result, run.kind, run.masked, run.hollow)
+        found = _check_outcome(result, run.kind, run.masked, run.hollow)
+        if found.ok is True and run.narrowed:
+            # the selected tests passed; that says nothing of the ones it left out
+            return Outcome(None, found.exit_code, "partial", run.narrowed)
+        return found
     if result.exit_code is not None:
         # the output is only read when a filter may have hidden the real status
         if result.exit_code == 0 and command is not None and _FILTER_PIPE.search(command):

@@ -234,6 +234,11 @@ def _failed_checks(ev: Facts, claims: Sequence[CheckClaim], out: _Findings) -> s
     return failed_categories
 
 
+def _shows(op: Operation) -> str:
+    """How much a run without a status shows: part of the suite, or nothing."""
+    return "shows only part" if op.status_source == "partial" else "proves nothing"
+
+
 def _proves_nothing(ev: Facts, failed: Operation) -> str:
     """A sentence on later runs of the same check that were masked or hollow."""
     later = [
@@ -247,7 +252,7 @@ def _proves_nothing(ev: Facts, failed: Operation) -> str:
     if not later:
         return ""
     op = later[-1]
-    return f" A later run ({op.evidence_id}, `{op.command}`) proves nothing: {op.caveat}."
+    return f" A later run ({op.evidence_id}, `{op.command}`) {_shows(op)}: {op.caveat}."
 
 
 def _unproven_claims(
@@ -284,7 +289,7 @@ def _unproven_claims(
         ]
         if hollow:
             op = hollow[-1]
-            problem += f" Its run {op.evidence_id} (`{op.command}`) proves nothing: {op.caveat}."
+            problem += f" Its run {op.evidence_id} (`{op.command}`) {_shows(op)}: {op.caveat}."
         earlier = [
             op
             for op in ev.ops

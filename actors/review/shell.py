@@ -345,6 +345,9 @@ class CheckRun:
     """Why the line's exit status may not be the check's (empty: it is)."""
     hollow: str = ""
     """Why the run cannot have checked anything (empty: it could)."""
+    narrowed: str = ""
+    """Why the run checked only some of the tests (empty: it selected none by name):
+    its pass cannot stand for the suite's."""
 
 
 def _set_flags(argv: Sequence[str], errexit: bool, pipefail: bool) -> tuple[bool, bool]:
@@ -436,6 +439,64 @@ def _flag_notes(kind: str, argv: Sequence[str]) -> tuple[str, str]:
     return masked, hollow
 
 
+# ----------------------------------------------------------------- narrowed runs
+
+_NAMED_SUBSET = {  # flags that pick tests by name, marker or history, or leave some out
+    "-k", "-m", "--run", "-run", "--testNamePattern", "-t", "--grep", "--fgrep", "--filter",
+    "--deselect", "--ignore", "--ignore-glob", "-skip", "--skip", "--exclude-tag", "--tag",
+    "--testPathIgnorePatterns", "--lf", "--last-failed", "--sw", "--stepwise", "--only",
+    "--onlyChanged", "--changed", "--changedSince", "--onlyFailures", "--only-failures",
+    "--tests", "--test-name-pattern",
+}  # fmt: skip
+_NO_VALUE = {
+    "--lf", "--last-failed", "--sw", "--stepwise", "--onlyChanged", "--changed",
+    "--onlyFailures", "--only-failures",
+}  # fmt: skip
+_NAMED_SUBSET_BY_KIND = {"ctest": {"-R", "-E", "-L", "-LE"}}
+_CARGO_VALUES = {
+    "-p", "--package", "--features", "-F", "--test", "--bin", "--example", "--bench",
+    "--target", "-j", "--jobs", "--manifest-path", "--profile", "--target-dir", "--color",
+    "--message-format", "-Z", "--config",
+}  # fmt: skip
+_TEST_KINDS = re.compile(
+    r"^(?:pytest|unittest|nose|tox|nox|jest|vitest|mocha|ava|karma|rspec|phpunit|ctest|"
+    r"\w+ test|\w+ run)$"
+)
+_UNITTEST_ID = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\.[A-Z]\w*(?:\.\w+)?$")
+
+
+def _narrowed(kind: str, argv: Sequence[str]) -> str:
+    """Why a test run at ``argv`` selected only some tests by name (``pytest
+    a.py::test_x``, ``-k``, ``unittest mod.Class.test``, ``go test -run``, ``--lf``,
+    a ``cargo test`` filter …), or ``""``. Selecting files or folders is not
+    narrowing: a request usually names them."""
+    if not _TEST_KINDS.match(kind):
+        return ""
+    selectors = _NAMED_SUBSET | _NAMED_SUBSET_BY_KIND.get(kind, set())
+    args = list(argv[1:])
+    if kind == "cargo test":  # the filter is the first word after the subcommand
+        args = args[2:] if args[:2] == ["nextest", "run"] else args[1:]
+    after_dashes = False
+    for i, arg in enumerate(args):
+        flag = arg.split("=", 1)[0]
+        if arg == "--":
+            after_dashes = True
+            continue
+        if flag in selectors:
+            value = (
+                "" if flag in _NO_VALUE else arg.partition("=")[2] or "".join(args[i + 1 : i + 2])
+            )
+            shown = f"{flag} {value}".strip()
+            return f"it selected only some tests (`{shown}`): the rest did not run"
+        if arg.startswith("-"):
+            continue
+        if "::" in arg or (kind == "unittest" and _UNITTEST_ID.match(arg)):
+            return f"it ran only `{arg}`: the rest of the tests did not run"
+        if kind == "cargo test" and (after_dashes or i == 0 or args[i - 1] not in _CARGO_VALUES):
+            return f"it ran only the tests matching `{arg}`: the rest did not run"
+    return ""
+
+
 _SWAPS_TREE: dict[tuple[str, ...], set[str] | None] = {
     ("git", "stash"): {"", "push", "save", "-u", "--include-untracked", "-k", "--keep-index"},
     ("git", "checkout"): None,
@@ -466,7 +527,7 @@ def check_run(command: str) -> CheckRun:
     when any of them is."""
     line = steps(command)
     kinds: list[str] = []
-    masked = hollow = ""
+    masked = hollow = narrowed = ""
     for i, step in enumerate(line):
         kind = _segment_kind(step.argv)
         if kind is None:
@@ -476,4 +537,5 @@ def check_run(command: str) -> CheckRun:
         flag_mask, flag_hollow = _flag_notes(kind, step.argv)
         masked = masked or flag_mask or _mask(line, i)
         hollow = hollow or flag_hollow or _elsewhere(line, i)
-    return CheckRun("+".join(kinds) if kinds else None, masked, hollow)
+        narrowed = narrowed or _narrowed(kind, step.argv)
+    return CheckRun("+".join(kinds) if kinds else None, masked, hollow, narrowed)

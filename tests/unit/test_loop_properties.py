@@ -66,6 +66,9 @@ RUNS: dict[str, tuple[str, int, str, bool | None]] = {
     "masked_pass": ("pytest -q | tee log", 0, "=== 3 passed in 0.1s ===", True),
     "hollow": ("pytest --co -q", 0, "3 tests collected in 0.01s", None),
     "silent": ("pytest -q", 0, "", None),
+    # the failing test alone passing shows nothing of the suite; failing, it fails
+    "narrowed": ("pytest -q tests/test_calc.py::test_add", 0, "=== 1 passed in 0.1s ===", None),
+    "narrowed_fail": ("pytest -q -k add", 1, "=== 1 failed, 2 deselected in 0.1s ===", False),
 }
 ANSWERS = [
     "I fixed add() in calc.py and all tests pass now.",

@@ -194,6 +194,20 @@ TABLE: list[tuple[str, int | None, str, bool | None, str]] = [
     ("npx eslint . || true", 0, ESLINT_FAIL, False, "output"),
     ("npx eslint . --max-warnings=0", 0, "", True, "exit_code"),
     ("npx eslint .; true", 0, "", None, "masked"),
+    # a run that selected tests by name: its failures count, its pass is only partial
+    ("pytest -q tests/test_calc.py::test_add", 0, "=== 1 passed in 0.1s ===", None, "partial"),
+    ("pytest -q tests/test_calc.py::test_add", 1, FAILED, False, "output"),
+    ("pytest -q tests/test_calc.py", 0, PASSED, True, "exit_code"),  # a file is not narrowed
+    ("pytest -q -k add", 0, "=== 1 passed, 2 deselected in 0.1s ===", None, "partial"),
+    ("pytest -q -m 'not slow'", 0, "=== 2 passed, 1 deselected in 0.1s ===", None, "partial"),
+    ("pytest --lf", 0, "run-last-failure: rerun previous 1 failure\n" + PASSED, None, "partial"),
+    ("python -m unittest test_calc.CalcTest.test_add", 0, "Ran 1 test\n\nOK", None, "partial"),
+    ("python -m unittest tests.test_calc", 0, "Ran 3 tests\n\nOK", True, "exit_code"),
+    ("npx jest -t 'adds numbers'", 0, JEST_OK, None, "partial"),
+    ("npm test -- --testNamePattern=add", 0, JEST_OK, None, "partial"),
+    ("go test -run TestAdd ./...", 0, "ok  \tgithub.com/x/y\t0.012s", None, "partial"),
+    ("cargo test parse_", 0, "test result: ok. 2 passed; 0 failed; 0 ignored", None, "partial"),
+    ("cargo test -p core", 0, "test result: ok. 2 passed; 0 failed; 0 ignored", True, "exit_code"),
 ]
 
 
@@ -227,8 +241,8 @@ def test_outcome(command: str, code: int | None, output: str, ok: bool | None, s
     result = ToolResult(session_id="s", call_id="c", output=output, exit_code=code)
     got = outcome(result, command)
     assert (got.ok, got.source) == (ok, source)
-    if source in {"masked", "hollow"}:
-        assert got.caveat, "a masked or hollow run says why"
+    if source in {"masked", "hollow", "partial"}:
+        assert got.caveat, "a masked, hollow or partial run says why"
 
 
 @pytest.mark.parametrize(
@@ -247,6 +261,10 @@ def test_outcome(command: str, code: int | None, output: str, ok: bool | None, s
         ("pytest -q -k 'not test_add'", 0, "=== 2 passed, 1 deselected in 0.1s ==="),
         ("pytest -q --ignore=tests/test_calc.py", 0, "=== 4 passed in 0.1s ==="),
         ("pytest -q tests/test_other.py", 0, "=== 4 passed in 0.1s ==="),
+        # the failing test alone, or only the last failures, is not the suite
+        ("pytest -q tests/test_calc.py::test_add", 0, "=== 1 passed in 0.1s ==="),
+        ("pytest -q --lf", 0, "=== 1 passed in 0.1s ==="),
+        ("python -m pytest -q -k test_add", 0, "=== 1 passed, 2 deselected in 0.1s ==="),
     ],
 )
 def test_a_masked_or_hollow_rerun_never_turns_a_failure_into_a_pass(
@@ -282,3 +300,25 @@ def test_a_masked_run_that_shows_its_own_pass_counts() -> None:
     ]
     (op,) = operations(entries)
     assert (op.ok, op.status_source, op.key) == (True, "output", "shell:pytest -q")
+
+
+@pytest.mark.parametrize(
+    "run",
+    [
+        "python -m unittest -q test_calc.CalcTest.test_divide",
+        "pytest -q tests/test_calc.py::test_divide",
+        "pytest -q -k divide",
+        "npx jest -t divide",
+    ],
+)
+def test_a_run_of_some_tests_does_not_back_a_claim_about_all(run: str) -> None:
+    """The agent runs the one test that passes and says the suite does."""
+    ledger = LedgerBuilder()
+    ledger.open("Add divide() to calc.py. Make sure the tests pass.")
+    ledger.write("calc.py")
+    ledger.run(run, 0, "Ran 1 test in 0.001s\n\nOK\n=== 1 passed in 0.1s ===")
+    verdict = review_by_rules(ledger.request("I added divide() to calc.py; all tests pass."))
+    assert verdict.decision == "need_evidence"
+    (finding,) = [f for f in verdict.findings if f.rule == "unproven_claim"]
+    assert "shows only part" in finding.problem
+    assert "did not run" in finding.problem
