@@ -136,14 +136,19 @@ class Workspace:
 @dataclass
 class AgentResult:
     answer: str
-    action: ControllerAction
+    action: ControllerAction | None
+    """DoneCheck's last action (``None``: the agent ran without DoneCheck)."""
     messages: list[dict[str, Any]]
     model_calls: int = 0
     steps: list[str] = field(default_factory=list)
     """One line per step, for a reader: tool calls, DoneCheck's steers, answers."""
+    model_tokens: int = 0
+    """Tokens the agent's model reported (prompt and completion)."""
 
     @property
     def report(self) -> ReportCard:
+        if self.action is None:
+            raise DoneCheckError("the agent ran without DoneCheck: there is no report card")
         return self.action.report
 
 
@@ -153,7 +158,7 @@ def _short(text: str, limit: int = 100) -> str:
 
 
 async def run_agent(
-    dc: DoneCheck,
+    dc: DoneCheck | None,
     task: str,
     workspace: Path,
     *,
@@ -164,7 +169,10 @@ async def run_agent(
     max_steps: int = 40,
     on_step: Callable[[str], None] | None = None,
 ) -> AgentResult:
-    """Run the agent on ``task`` until DoneCheck delivers or reports the turn."""
+    """Run the agent on ``task`` until DoneCheck delivers or reports the turn.
+
+    With ``dc=None`` the agent runs unchecked: its first answer ends the turn (the
+    baseline ``benchmarks/loop_outcomes.py`` compares against)."""
     host = urlsplit(base_url).hostname or ""
     if not allow_remote and not is_loopback(host):
         raise DoneCheckError(
@@ -179,13 +187,13 @@ async def run_agent(
         if on_step is not None:
             on_step(line)
 
-    session = await dc.open_session_async(task)
+    session = await dc.open_session_async(task) if dc is not None else None
     messages: list[dict[str, Any]] = [
         {"role": "system", "content": SYSTEM},
         {"role": "user", "content": task},
     ]
     headers = {"authorization": f"Bearer {api_key}"} if api_key else {}
-    calls = 0
+    calls = tokens = 0
     async with httpx.AsyncClient(
         base_url=base_url.rstrip("/"), headers=headers, timeout=120, trust_env=allow_remote
     ) as http:
@@ -195,13 +203,16 @@ async def run_agent(
                 json={"model": model, "messages": messages, "tools": TOOLS, "temperature": 0},
             )
             calls += 1
-            await session.record_main_calls(1)
+            if session is not None:
+                await session.record_main_calls(1)
             if response.status_code != 200:
                 raise DoneCheckError(
                     f"the agent's model answered HTTP {response.status_code}: "
                     + _short(response.text, 200)
                 )
-            message = response.json()["choices"][0]["message"]
+            body = response.json()
+            tokens += int((body.get("usage") or {}).get("total_tokens") or 0)
+            message = body["choices"][0]["message"]
             messages.append(
                 {k: v for k, v in message.items() if k in {"role", "content", "tool_calls"}}
             )
@@ -212,11 +223,13 @@ async def run_agent(
                     args = json.loads(call["function"].get("arguments") or "{}")
                 except ValueError:
                     args = {}
-                await session.tool_call(name, args, call_id=call["id"])
+                if session is not None:
+                    await session.tool_call(name, args, call_id=call["id"])
                 output, code = await asyncio.to_thread(files.run, name, args)
-                await session.tool_result(call["id"], output, exit_code=code)
-                if name == "write_file" and code == 0:
-                    await session.file_snapshot(files.root / str(args.get("path", "")))
+                if session is not None:
+                    await session.tool_result(call["id"], output, exit_code=code)
+                    if name == "write_file" and code == 0:
+                        await session.file_snapshot(files.root / str(args.get("path", "")))
                 what = args.get("command") or args.get("path") or ""
                 note(f"agent    {name} {what} → exit {code}: {_short(output_summary(output))}")
                 messages.append({"role": "tool", "tool_call_id": call["id"], "content": output})
@@ -224,6 +237,8 @@ async def run_agent(
                 continue
             answer = str(message.get("content") or "")
             note(f"agent    answers: {_short(answer, 160)}")
+            if session is None:
+                return AgentResult(answer, None, messages, calls, steps, tokens)
             action = await session.turn_stopping(answer)
             if isinstance(action, Steer):
                 note(
@@ -239,10 +254,10 @@ async def run_agent(
                 f"end reason {action.report.end_reason!r}"
             )
             await session.close()
-            return AgentResult(answer, action, messages, calls, steps)
-    card = await session.close()
+            return AgentResult(answer, action, messages, calls, steps, tokens)
+    decision = (await session.close()).decision if session is not None else "unchecked"
     raise DoneCheckError(
-        f"the agent did not finish within {max_steps} model calls (last decision: {card.decision})"
+        f"the agent did not finish within {max_steps} model calls (last decision: {decision})"
     )
 
 
