@@ -143,9 +143,12 @@ def ask(controller: Any, message: ControllerInbox) -> Ref:
     return controller.handle.remote(message)
 
 
-def attach_materials(controller: Any, session_id: str, jobs: Sequence[tuple[str, str, Ref]]) -> Ref:
-    """Hand the controller ``(sha256, name, parse ref)`` per attachment being parsed."""
-    return controller.attach_materials.remote(session_id, list(jobs))
+def attach_materials(
+    controller: Any, session_id: str, jobs: Sequence[tuple[str, str, Ref]], call_id: str = ""
+) -> Ref:
+    """Hand the controller ``(sha256, name, parse ref)`` per attachment being parsed
+    (with ``call_id``: per image that tool call returned)."""
+    return controller.attach_materials.remote(session_id, list(jobs), call_id=call_id)
 
 
 def account(budget: Any, message: BudgetInbox) -> Ref:

@@ -245,22 +245,30 @@ class CompletionController:
         )
 
     def attach_materials(
-        self, session_id: str, pending: Sequence[tuple[str, str, Awaitable[Material]]]
+        self,
+        session_id: str,
+        pending: Sequence[tuple[str, str, Awaitable[Material]]],
+        *,
+        call_id: str = "",
     ) -> Ack:
         """Record parsed attachments in the ledger as they arrive.
 
         ``pending`` holds ``(sha256, declared name, awaitable)`` per attachment;
         the awaitable is a Ray object ref of the parser's answer. A review of this
-        session waits for them, so it sees every material.
+        session waits for them, so it sees every material. With ``call_id`` they
+        are images a tool call returned: materials of origin ``tool``.
         """
         session = self._get(session_id)
         for sha256, name, item in pending:
             session.materials.append(
-                asyncio.ensure_future(self._record_material(session_id, sha256, name, item))
+                asyncio.ensure_future(
+                    self._record_material(session_id, sha256, name, item, call_id)
+                )
             )
-        if self._eager and session.policy.review and not session.task.chain:
+        if not call_id and self._eager and session.policy.review and not session.task.chain:
             session.preparing = asyncio.ensure_future(self._prepare_when_read(session))
-        return Ack(session_id=session_id, detail=f"{len(pending)} attachment(s) pending")
+        what = f"image(s) of tool call {call_id}" if call_id else "attachment(s)"
+        return Ack(session_id=session_id, detail=f"{len(pending)} {what} pending")
 
     def statistics(self) -> dict[str, Any]:
         return {
@@ -596,7 +604,12 @@ class CompletionController:
             self._stats["prepared"] += 1
 
     async def _record_material(
-        self, session_id: str, sha256: str, name: str, pending: Awaitable[Material]
+        self,
+        session_id: str,
+        sha256: str,
+        name: str,
+        pending: Awaitable[Material],
+        call_id: str = "",
     ) -> None:
         try:
             material = await pending
@@ -608,13 +621,19 @@ class CompletionController:
                 status="failed",
                 reason=f"crashed: {type(exc).__name__}: {exc}",
             )
+        event_id = f"material-{session_id}-{sha256}"
+        if call_id:  # the parse cache is by content: whose it is, is said here
+            material = msgspec.structs.replace(
+                material, origin="tool", call_id=call_id, declared_name=name
+            )
+            event_id = f"material-{session_id}-tool-{call_id}-{sha256}"
         await self._ledger.append(
             [
                 MaterialRecorded(
                     session_id=session_id,
                     material=material,
                     at=self._clock.now(),
-                    event_id=f"material-{session_id}-{sha256}",
+                    event_id=event_id,
                 )
             ]
         )

@@ -41,6 +41,7 @@ from donecheck.parsers.material import (
     Block,
     ImageRole,
     Material,
+    MaterialOrigin,
     Message,
     Preview,
     ReadStatus,
@@ -80,6 +81,7 @@ __all__ = [
     "LedgerView",
     "MainCallRecorded",
     "Material",
+    "MaterialOrigin",
     "MaterialRecorded",
     "Message",
     "MilestoneCheck",
@@ -168,7 +170,8 @@ class AttachmentRef(Message, frozen=True, kw_only=True):
 
 
 class ImageRef(Message, frozen=True, kw_only=True):
-    """An image given with the request (``reference``) or made later (``preview``)."""
+    """An image given with the request, or returned by a tool (see
+    :attr:`ToolResult.images`), named by content."""
 
     sha256: str
     name: str
@@ -270,6 +273,9 @@ class ToolResult(Message, frozen=True, kw_only=True):
     truncated: bool = False
     at: float = 0.0
     event_id: str = ""
+    images: tuple[ImageRef, ...] = ()
+    """Images the result held (a screenshot, an image file read): each is parsed into
+    a material of origin ``tool`` with this result's ``call_id``."""
 
 
 class FileSnapshot(Message, frozen=True, kw_only=True):

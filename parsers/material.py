@@ -25,6 +25,7 @@ __all__ = [
     "BlockKind",
     "ImageRole",
     "Material",
+    "MaterialOrigin",
     "Message",
     "Preview",
     "ReadStatus",
@@ -36,7 +37,13 @@ ReadStatus: TypeAlias = Literal["parsed", "partial", "unparsed", "failed"]
 """How much of a material was read. Nothing unread is ever reported as read."""
 
 ImageRole: TypeAlias = Literal["reference", "preview"]
-"""``reference``: the user's image. ``preview``: made by a tool or by DoneCheck."""
+"""``reference``: the image itself, downscaled — the user's, or one an agent's tool
+returned (:attr:`Material.origin` says whose). ``preview``: rendered by DoneCheck
+from a page, slide or sheet of a document."""
+
+MaterialOrigin: TypeAlias = Literal["user", "tool"]
+"""Who gave a material: the user (an attachment or image of the request) or the
+agent's tool (an image a tool call returned: a screenshot, an image file it read)."""
 
 BlockKind: TypeAlias = Literal["text", "heading", "table", "image", "code", "meta"]
 
@@ -108,3 +115,6 @@ class Material(Message, frozen=True, kw_only=True):
     stats: dict[str, float] = {}
     recipe_version: str = ""
     warnings: tuple[str, ...] = ()
+    origin: MaterialOrigin = "user"
+    call_id: str = ""
+    """For ``origin="tool"``: the tool call whose result held it."""

@@ -7,18 +7,20 @@ in a marker line instead. There is no second index of the same text. The
 budget is shared fairly: each material first gets an equal share, and what one
 does not need goes to the others.
 
-Images are returned apart from the text, each with a label that keeps its role:
-the user's ``reference`` image, or a ``preview`` DoneCheck rendered.
+Images are returned apart from the text, each with a label that says whose it is
+and who made it: the user's image, an image the agent's tool returned, or a
+preview DoneCheck rendered from a page of either (never one for the other).
+Materials a tool returned are headed as such, with the tool result they came from.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from donecheck.parsers.material import Block, ImageRole, Material
+from donecheck.parsers.material import Block, ImageRole, Material, MaterialOrigin, Preview
 
-__all__ = ["ImagePart", "Rendering", "render_block", "render_materials"]
+__all__ = ["ImagePart", "Rendering", "image_label", "render_block", "render_materials"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +30,8 @@ class ImagePart:
     media_type: str
     data: bytes
     source_id: str
+    origin: MaterialOrigin = "user"
+    call_id: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +71,34 @@ def render_block(block: Block) -> str:
     return f"{label} {_where(block)}{text}"
 
 
-def _header(n: int, material: Material) -> list[str]:
+def _from_tool(material: Material, tool_results: Mapping[str, str]) -> str:
+    """Where a tool's material came from: ``E7 (`read_file shot.png`)``."""
+    return tool_results.get(material.call_id) or f"tool call {material.call_id}"
+
+
+def image_label(
+    n: int, material: Material, preview: Preview, tool_results: Mapping[str, str] = {}
+) -> str:
+    """``Image n: …`` — whose image it is, and who made this picture of it."""
+    size = f"({preview.width}×{preview.height})"
+    name = material.declared_name
+    page = f"page {preview.page} of " if preview.page is not None else ""
+    if material.origin == "tool":
+        source = _from_tool(material, tool_results)
+        if preview.role == "reference":
+            return f"Image {n}: {name}, an image the agent's tool returned in {source} {size}"
+        return (
+            f"Image {n}: preview rendered by DoneCheck from {page}{name}, a file the agent's"
+            f" tool returned in {source} {size}"
+        )
+    if preview.role == "reference":
+        return f"Image {n}: the user's reference image {name} {size}"
+    return (
+        f"Image {n}: preview rendered by DoneCheck from {page}the user's attachment {name} {size}"
+    )
+
+
+def _header(n: int, material: Material, tool_results: Mapping[str, str] = {}) -> list[str]:
     facts = [material.detected_type, material.status]
     for key, unit in (
         ("pages", "pages"),
@@ -78,7 +109,14 @@ def _header(n: int, material: Material) -> list[str]:
     ):
         if key in material.stats:
             facts.append(f"{material.stats[key]:.0f} {unit}")
-    lines = [f"### Attachment {n}: {material.declared_name}", "type: " + " · ".join(facts)]
+    if material.origin == "tool":
+        title = (
+            f"### Material {n}: {material.declared_name}, returned by the agent's tool in"
+            f" {_from_tool(material, tool_results)} (not the user's)"
+        )
+    else:
+        title = f"### Attachment {n}: {material.declared_name}"
+    lines = [title, "type: " + " · ".join(facts)]
     if material.reason:
         lines.append(f"status reason: {material.reason}")
     if material.status in {"failed", "unparsed"}:
@@ -113,8 +151,10 @@ def render_materials(
     *,
     budget_chars: int = 30_000,
     max_images: int = 8,
+    tool_results: Mapping[str, str] = {},
 ) -> Rendering:
-    """Render ``materials`` within ``budget_chars`` of block text."""
+    """Render ``materials`` within ``budget_chars`` of block text. ``tool_results``
+    names, per tool call id, the result a tool's material came from (``E7 (`cmd`)``)."""
     rendered = [[render_block(b) for b in m.blocks] for m in materials]
     needs = [sum(len(r) + 1 for r in blocks) for blocks in rendered]
     shares = _shares(needs, budget_chars)
@@ -124,7 +164,7 @@ def render_materials(
     for n, (material, blocks, share) in enumerate(
         zip(materials, rendered, shares, strict=True), start=1
     ):
-        lines.extend(_header(n, material))
+        lines.extend(_header(n, material, tool_results))
         used = 0
         for index, (block, text) in enumerate(zip(material.blocks, blocks, strict=True)):
             if used + len(text) + 1 > share:
@@ -148,19 +188,17 @@ def render_materials(
             total_images += 1
             if len(images) >= max_images:
                 continue
-            if preview.role == "reference":
-                label = (
-                    f"Image {len(images) + 1}: the user's reference image "
-                    f"{material.declared_name} ({preview.width}×{preview.height})"
-                )
-            else:
-                where = f"page {preview.page} of " if preview.page is not None else ""
-                label = (
-                    f"Image {len(images) + 1}: preview rendered by DoneCheck from {where}"
-                    f"{material.declared_name} ({preview.width}×{preview.height})"
-                )
+            label = image_label(len(images) + 1, material, preview, tool_results)
             images.append(
-                ImagePart(label, preview.role, preview.media_type, preview.data, preview.source_id)
+                ImagePart(
+                    label,
+                    preview.role,
+                    preview.media_type,
+                    preview.data,
+                    preview.source_id,
+                    material.origin,
+                    material.call_id,
+                )
             )
     if total_images > len(images):
         lines.append(f"[… {total_images - len(images)} more image(s) not shown]")

@@ -28,7 +28,12 @@ from donecheck.actors.messages import (
     ReportQuery,
     SessionOpened,
 )
-from donecheck.runtime.attachments import Loaded, load_attachment, too_large_material
+from donecheck.runtime.attachments import (
+    Loaded,
+    load_attachment,
+    submit_parse,
+    too_large_material,
+)
 from donecheck.runtime.session import AsyncSession, Session
 
 __all__ = ["DoneCheck"]
@@ -134,11 +139,7 @@ class DoneCheck:
         return opened, now_events, jobs
 
     def _parse_ref(self, item: Loaded, role: ImageRole | None) -> Any:
-        """Submit one loaded attachment to its parser (by content hash, for the cache)."""
-        request = ParseRequest(
-            sha256=item.sha256, declared_name=item.name, size=len(item.data), role=role
-        )
-        return calls.parse(self.deployment.parser_for(item.sha256), request, item.data)
+        return submit_parse(self.deployment, item, role)
 
     def _too_large(self, item: Loaded) -> Material:
         return too_large_material(item, self.config.max_attachment_bytes)

@@ -6,12 +6,21 @@ import mimetypes
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
+from donecheck.actors import calls
+from donecheck.actors.deploy import Deployment
 from donecheck.actors.errors import AttachmentError
+from donecheck.actors.messages import ImageRole, ParseRequest
 from donecheck.parsers.material import Material, sha256_file, sha256_ref
 
-__all__ = ["AttachmentInput", "Loaded", "load_attachment", "too_large_material"]
+__all__ = [
+    "AttachmentInput",
+    "Loaded",
+    "load_attachment",
+    "submit_parse",
+    "too_large_material",
+]
 
 AttachmentInput: TypeAlias = "str | os.PathLike[str] | bytes | tuple[str, bytes]"
 """A path, raw bytes (named ``attachment-<n>``), or ``(name, bytes)``."""
@@ -64,3 +73,12 @@ def too_large_material(item: Loaded, limit: int) -> Material:
         status="failed",
         reason=f"larger than the {limit} byte attachment limit; not read",
     )
+
+
+def submit_parse(deployment: Deployment, item: Loaded, role: ImageRole | None) -> Any:
+    """Submit one loaded attachment to its parser (by content hash, for the cache);
+    the ref of the parser's :class:`Material`."""
+    request = ParseRequest(
+        sha256=item.sha256, declared_name=item.name, size=len(item.data), role=role
+    )
+    return calls.parse(deployment.parser_for(item.sha256), request, item.data)

@@ -30,8 +30,9 @@ from typing import Any
 
 from donecheck.actors.errors import InputError, TranscriptError, UnknownSessionError
 from donecheck.actors.messages import Steer
-from donecheck.runtime.replay import NewInput, replay_events
-from donecheck.runtime.transcripts.claude import load_claude_jsonl, tool_output
+from donecheck.runtime.replay import NewInput, ToolImages, replay_events
+from donecheck.runtime.transcripts.claude import load_claude_jsonl, response_images, tool_output
+from donecheck.runtime.transcripts.openai import named_tool_images
 
 __all__ = ["HookReply", "handle", "session_id_for", "stop_event_id"]
 
@@ -100,11 +101,19 @@ def _tool_events(session: Any, payload: dict[str, Any]) -> list[Any]:
         raw = json.dumps([name, arguments], sort_keys=True, default=str).encode()
         call_id = f"{name}-{hashlib.blake2b(raw, digest_size=8).hexdigest()}"
     failed = payload.get("hook_event_name") == "PostToolUseFailure"
-    output, code = tool_output(payload.get("error") if failed else payload.get("tool_response"))
+    response = payload.get("error") if failed else payload.get("tool_response")
+    output, code = tool_output(response)
+    images = named_tool_images(call_id, response_images(response))
+    refs = session.attach_tool_images(call_id, images) if images else ()
     return [
         session.tool_call_event(name, arguments, call_id, event_id=f"call:{call_id}"),
         session.tool_result_event(
-            call_id, output, False if failed else None, code, event_id=f"result:{call_id}"
+            call_id,
+            output,
+            False if failed else None,
+            code,
+            event_id=f"result:{call_id}",
+            images=refs,
         ),
     ]
 
@@ -139,6 +148,8 @@ def handle(dc: Any, payload: dict[str, Any]) -> HookReply:
             for item in replay_events(session, transcript):
                 if isinstance(item, NewInput):
                     session.new_user_input(item.text, request_id=item.request_id)
+                elif isinstance(item, ToolImages):
+                    session.attach_tool_images(item.call_id, item.images)
                 else:
                     session.record(item)
         answer = payload.get("last_assistant_message")

@@ -3,17 +3,27 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
+import mimetypes
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 import msgspec
 
-from donecheck.actors.messages import ControllerAction, LedgerEvent, ReportCard
+from donecheck.actors.messages import ControllerAction, ImageRef, LedgerEvent, ReportCard
+from donecheck.parsers.material import sha256_ref
 from donecheck.runtime.api import DoneCheck
 from donecheck.runtime.session import AsyncSession, Session
 from donecheck.runtime.transcripts.openai import Transcript
 
-__all__ = ["NewInput", "ReviewOutcome", "input_request_id", "replay_events", "review_transcript"]
+__all__ = [
+    "NewInput",
+    "ReviewOutcome",
+    "ToolImages",
+    "input_request_id",
+    "replay_events",
+    "review_transcript",
+    "tool_image_refs",
+]
 
 _BATCH = 200
 
@@ -32,6 +42,15 @@ class ReviewOutcome:
 
 
 @dataclass(frozen=True, slots=True)
+class ToolImages:
+    """Images a replayed tool result held: hand them to
+    ``session.attach_tool_images`` before the batch that holds the result."""
+
+    call_id: str
+    images: tuple[tuple[str, bytes], ...]
+
+
+@dataclass(frozen=True, slots=True)
 class NewInput:
     """A user input in a replayed transcript: a new task with a stable request id."""
 
@@ -41,12 +60,15 @@ class NewInput:
 
 def replay_events(
     session: AsyncSession | Session, transcript: Transcript
-) -> Iterator[list[LedgerEvent] | NewInput]:
+) -> Iterator[list[LedgerEvent] | NewInput | ToolImages]:
     """The transcript's steps as batches of ledger events, with each user input (a
-    new task) between them. Event and request ids come from the transcript, so a
+    new task) between them, and each result's images (:class:`ToolImages`) before
+    the batch that holds it. Event and request ids come from the transcript, so a
     replay of the same transcript adds nothing twice."""
     batch: list[LedgerEvent] = []
     for n, step in enumerate(transcript.steps):
+        if step.kind == "result" and step.images:
+            yield ToolImages(step.call_id, step.images)
         if step.kind == "call":
             batch.append(
                 session.tool_call_event(
@@ -61,6 +83,7 @@ def replay_events(
                     step.ok,
                     step.exit_code,
                     event_id=f"result:{step.call_id}",
+                    images=tool_image_refs(step.images),
                 )
             )
         elif step.kind == "user":
@@ -81,10 +104,25 @@ def input_request_id(position: int, text: str) -> str:
     return f"rq-t{position}-{digest}"
 
 
+def tool_image_refs(images: Sequence[tuple[str, bytes]]) -> tuple[ImageRef, ...]:
+    """The refs ``attach_tool_images`` gives the same ``(name, bytes)`` images."""
+    return tuple(
+        ImageRef(
+            sha256=sha256_ref(data),
+            name=name,
+            size=len(data),
+            media_type=mimetypes.guess_type(name, strict=False)[0],
+        )
+        for name, data in images
+    )
+
+
 async def _replay(session: AsyncSession, transcript: Transcript) -> None:
     for item in replay_events(session, transcript):
         if isinstance(item, NewInput):
             await session.new_user_input(item.text, request_id=item.request_id)
+        elif isinstance(item, ToolImages):
+            await session.attach_tool_images(item.call_id, item.images)
         else:
             await session.record(item)
 

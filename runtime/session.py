@@ -20,6 +20,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from donecheck.actors import calls
 from donecheck.actors.clock import Clock
 from donecheck.actors.deploy import Deployment
@@ -32,8 +34,11 @@ from donecheck.actors.messages import (
     ControllerAction,
     ControllerInbox,
     FileSnapshot,
+    ImageRef,
     LedgerEvent,
     MainCallRecorded,
+    Material,
+    MaterialRecorded,
     MilestoneCheck,
     NoVerdict,
     ReportCard,
@@ -47,8 +52,12 @@ from donecheck.actors.messages import (
     Verdict,
 )
 from donecheck.parsers.material import sha256_file
+from donecheck.runtime.attachments import load_attachment, submit_parse, too_large_material
 
-__all__ = ["AsyncSession", "Session", "bound_output"]
+__all__ = ["MAX_TOOL_IMAGES", "AsyncSession", "Session", "bound_output"]
+
+MAX_TOOL_IMAGES = 8
+"""Images one tool result may hand DoneCheck; more are recorded unread (``unparsed``)."""
 
 
 def bound_output(text: str, limit: int) -> tuple[str, bool]:
@@ -80,6 +89,7 @@ class _SessionBase:
         self.session_id = session_id
         self.request_id = request_id
         self.tenant = tenant
+        self._deployment = deployment
         self._ledger = deployment.ledger_for(session_id)
         self._controller = deployment.controller_for(session_id)
         self._budget = deployment.budget_for(session_id, tenant)
@@ -133,8 +143,10 @@ class _SessionBase:
         exit_code: int | None = None,
         *,
         event_id: str | None = None,
+        images: Sequence[ImageRef] = (),
     ) -> ToolResult:
-        """Build a tool-result event (output bounded) without recording it."""
+        """Build a tool-result event (output bounded) without recording it. ``images``:
+        the refs :meth:`attach_tool_images` returned for this call's images."""
         text, truncated = bound_output(output, self._config.max_tool_output_chars)
         return ToolResult(
             call_id=call_id,
@@ -142,8 +154,53 @@ class _SessionBase:
             ok=ok,
             exit_code=exit_code,
             truncated=truncated,
+            images=tuple(images),
             **self._stamp(event_id),
         )
+
+    def _tool_images(
+        self, call_id: str, images: Sequence[object]
+    ) -> tuple[tuple[ImageRef, ...], list[LedgerEvent], list[tuple[str, str, Any]]]:
+        """Refs of the images a tool call returned, the materials to record now (too
+        large, or over :data:`MAX_TOOL_IMAGES`), and the parse jobs of the others."""
+        self._check_open()
+        limit = self._config.max_attachment_bytes
+        refs: list[ImageRef] = []
+        now: list[LedgerEvent] = []
+        jobs: list[tuple[str, str, Any]] = []
+        for i, image in enumerate(images):
+            if isinstance(image, bytes | bytearray | memoryview):
+                image = (f"{call_id}-image-{i + 1}", bytes(image))
+            item = load_attachment(image, i, limit)
+            refs.append(
+                ImageRef(
+                    sha256=item.sha256,
+                    name=item.name,
+                    size=len(item.data),
+                    media_type=item.media_type,
+                )
+            )
+            if not item.too_large and i < MAX_TOOL_IMAGES:
+                jobs.append((item.sha256, item.name, submit_parse(self._deployment, item, None)))
+                continue
+            material = (
+                too_large_material(item, limit)
+                if item.too_large
+                else Material(
+                    sha256=item.sha256,
+                    declared_name=item.name,
+                    detected_type="unknown",
+                    status="unparsed",
+                    reason=f"over the {MAX_TOOL_IMAGES} images one tool result may carry; not read",
+                )
+            )
+            material = msgspec.structs.replace(material, origin="tool", call_id=call_id)
+            event_id = f"material-{self.session_id}-tool-{call_id}-{item.sha256}"
+            now.append(MaterialRecorded(material=material, **self._stamp(event_id)))
+        return tuple(refs), now, jobs
+
+    def _attach_ref(self, call_id: str, jobs: list[tuple[str, str, Any]]) -> Any:
+        return calls.attach_materials(self._controller, self.session_id, jobs, call_id)
 
     def _snapshot(
         self, path: str | os.PathLike[str], event_id: str | None = None
@@ -254,10 +311,26 @@ class Session(_SessionBase):
         *,
         ok: bool | None = None,
         exit_code: int | None = None,
+        images: Sequence[object] = (),
     ) -> None:
         """Record what a tool call returned. Leave ``ok``/``exit_code`` as ``None`` when the
-        host does not know; the exit status is then read from the output if it says so."""
-        self.record([self.tool_result_event(call_id, output, ok, exit_code)])
+        host does not know; the exit status is then read from the output if it says so.
+
+        ``images`` (paths, bytes or ``(name, bytes)``) are images the result held — a
+        screenshot, an image file the agent read: each becomes a material of origin
+        ``tool`` that an image-capable judge sees beside this result's text."""
+        refs = self.attach_tool_images(call_id, images) if images else ()
+        self.record([self.tool_result_event(call_id, output, ok, exit_code, images=refs)])
+
+    def attach_tool_images(self, call_id: str, images: Sequence[object]) -> tuple[ImageRef, ...]:
+        """Parse the images tool call ``call_id`` returned into materials of origin
+        ``tool`` (a review waits for them); their refs, for :meth:`tool_result_event`."""
+        refs, now, jobs = self._tool_images(call_id, images)
+        if now:
+            self.record(now)
+        if jobs:
+            self._wait(self._attach_ref(call_id, jobs), "controller")
+        return refs
 
     def file_snapshot(
         self, path: str | os.PathLike[str], *, event_id: str | None = None
@@ -386,8 +459,20 @@ class AsyncSession(_SessionBase):
         *,
         ok: bool | None = None,
         exit_code: int | None = None,
+        images: Sequence[object] = (),
     ) -> None:
-        await self.record([self.tool_result_event(call_id, output, ok, exit_code)])
+        refs = await self.attach_tool_images(call_id, images) if images else ()
+        await self.record([self.tool_result_event(call_id, output, ok, exit_code, images=refs)])
+
+    async def attach_tool_images(
+        self, call_id: str, images: Sequence[object]
+    ) -> tuple[ImageRef, ...]:
+        refs, now, jobs = self._tool_images(call_id, images)
+        if now:
+            await self.record(now)
+        if jobs:
+            await self._wait(self._attach_ref(call_id, jobs), "controller")
+        return refs
 
     async def file_snapshot(
         self, path: str | os.PathLike[str], *, event_id: str | None = None

@@ -59,6 +59,9 @@ def _clip(text: str, limit: int) -> str:
 
 def _item(op: Operation, call: ToolCall | None, result: ToolResult | None, output: int) -> str:
     head = f"[{op.evidence_id}] {op.tool} {_arguments(call, op)} → {_status(op)}"
+    if result is not None and result.images:
+        names = ", ".join(i.name for i in result.images[:8])
+        head += f" [returned {len(result.images)} image(s): {names}]"
     if result is None or not result.output.strip():
         return head
     return f"{head}\n{_clip(result.output, output)}"

@@ -28,7 +28,7 @@ from donecheck.actors.messages import (
 )
 from donecheck.actors.review.claims import category_of_check
 from donecheck.actors.review.evidence import edits, operations
-from donecheck.actors.review.preanalysis import materials_of
+from donecheck.actors.review.preanalysis import material_key, materials_of
 from donecheck.actors.review.reads import read_evidence
 from donecheck.actors.review.scope import Scope, scope_of
 
@@ -45,6 +45,8 @@ class Facts:
     edits: list[Edit]
     writes: list[Edit]
     materials: dict[str, Material]
+    """The user's materials by content hash; images tools returned by
+    ``tool:<call id>:<hash>`` (:func:`~.preanalysis.material_key`)."""
     reads: dict[str, ReadEvidence]
     scope: Scope
 
@@ -61,7 +63,7 @@ class Facts:
             results={e.seq: e.event for e in entries if isinstance(e.event, ToolResult)},
             edits=scoped_edits,
             writes=[e for e in scoped_edits if e.ok is not False],
-            materials={m.sha256: m for m in materials_of(entries)},
+            materials={material_key(m): m for m in materials_of(entries)},
             reads={r.sha256: r for r in read_evidence(entries, session_ops)},
             scope=scope,
         )

@@ -49,6 +49,7 @@ __all__ = [
     "RequestView",
     "depends_on",
     "extract_acceptance",
+    "material_key",
     "materials_of",
     "parse_preanalysis",
     "preanalysis_messages",
@@ -129,12 +130,21 @@ def target_request(request: str) -> str:
 # ------------------------------------------------------------ materials
 
 
+def material_key(material: Material) -> str:
+    """A user's material by its content; one a tool returned by its call as well (the
+    same bytes may be both)."""
+    if material.origin == "tool":
+        return f"tool:{material.call_id}:{material.sha256}"
+    return material.sha256
+
+
 def materials_of(entries: Sequence[LedgerEntry]) -> list[Material]:
-    """The latest recorded material of each attachment, in recording order."""
+    """The latest recorded material of each attachment and tool image, in recording
+    order (see :func:`material_key`)."""
     found: dict[str, Material] = {}
     for entry in entries:
         if isinstance(entry.event, MaterialRecorded):
-            found[entry.event.material.sha256] = entry.event.material
+            found[material_key(entry.event.material)] = entry.event.material
     return list(found.values())
 
 

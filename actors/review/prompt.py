@@ -68,8 +68,10 @@ Answer with one JSON object and nothing else:
  "summary": "one or two sentences"}}"""
 
 _SEES_IMAGES = (
-    "\n- Images are attached after the text, each labelled with its role: the user's"
-    " reference image or a preview DoneCheck rendered."
+    "\n- Images are attached after the text, each labelled with whose it is: the user's"
+    " image, an image the agent's tool returned (with the id of that tool result and its"
+    " text), or a preview DoneCheck rendered from a page of either. An image a tool"
+    " returned shows what the agent saw, not what the user asked for."
 )
 _NO_IMAGES = (
     "\n- You are not shown any image. Do not verify any visual claim; list such items as"
@@ -177,6 +179,35 @@ def _add_request(blocks: _Blocks, request: str) -> None:
         blocks.add("REQUEST, START (kept for any checklist it holds)", view.head)
 
 
+_RESULT_TEXT_CHARS = 400
+
+
+def _tool_results(entries: Sequence[LedgerEntry]) -> dict[str, tuple[str, str]]:
+    """Per tool call id that returned images: where (``E7 (`read_file a.png`)``) and
+    the start of the result's text, so each image sits beside what it belongs to."""
+    calls: dict[str, ToolCall] = {}
+    found: dict[str, tuple[str, str]] = {}
+    for entry in entries:
+        event = entry.event
+        if isinstance(event, ToolCall):
+            calls[event.call_id] = event
+        elif isinstance(event, ToolResult) and event.images:
+            call = calls.get(event.call_id)
+            what = ""
+            if call is not None:
+                args = (
+                    call.arguments
+                    if isinstance(call.arguments, str)
+                    else json.dumps(call.arguments, ensure_ascii=False)
+                )
+                what = f" (`{call.name} {args[:120]}`)"
+            text = " ".join(event.output.split())
+            if len(text) > _RESULT_TEXT_CHARS:
+                text = text[: _RESULT_TEXT_CHARS - 1] + "…"
+            found[event.call_id] = (f"E{entry.seq}{what}", text or "(no text)")
+    return found
+
+
 def build_review_prompt(
     ev: Facts,
     acceptance: Acceptance,
@@ -246,8 +277,16 @@ def build_review_prompt(
     images: list[dict[str, object]] = []
     withheld = 0
     if materials:
-        rendering = render_materials(materials, budget_chars=material_chars)
-        blocks.add("ATTACHED MATERIALS (cite blocks by their [source id])", rendering.text)
+        results = _tool_results(entries) if any(m.origin == "tool" for m in materials) else {}
+        rendering = render_materials(
+            materials,
+            budget_chars=material_chars,
+            tool_results={cid: where for cid, (where, _) in results.items()},
+        )
+        title = "ATTACHED MATERIALS"
+        if results:
+            title += " AND WHAT THE AGENT'S TOOLS RETURNED"
+        blocks.add(f"{title} (cite blocks by their [source id])", rendering.text)
         for material in materials:
             for block in material.blocks:
                 if block.source_id in rendering.citable:
@@ -255,7 +294,11 @@ def build_review_prompt(
                     evidence_ids.add(block.source_id)
         if sees_images:
             for part in rendering.images:
-                images.append({"type": "text", "text": part.label})
+                label = part.label
+                if part.origin == "tool" and part.call_id in results:
+                    said = _neutralise(results[part.call_id][1])
+                    label += f". The text of that result: «{said}»"
+                images.append({"type": "text", "text": label})
                 data = base64.b64encode(part.data).decode()
                 images.append(
                     {

@@ -168,7 +168,7 @@ def read_evidence(
             refs: list[AttachmentRef | ImageRef] = [*event.attachments, *event.images]
             for ref in refs:
                 targets.setdefault(ref.sha256, _Target(ref.sha256, ref.name))
-        elif isinstance(event, MaterialRecorded):
+        elif isinstance(event, MaterialRecorded) and event.material.origin == "user":
             m = event.material
             target = targets.setdefault(m.sha256, _Target(m.sha256, m.declared_name))
             target.detected_type = m.detected_type

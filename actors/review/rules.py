@@ -467,8 +467,11 @@ def approval_sources(request: ReviewRequest) -> list[Source]:
             title = (command_of(call) or str(call.arguments)) if call is not None else ""
             texts.append(Source(f"E{entry.seq}", event.output, title[:200]))
         elif isinstance(event, MaterialRecorded):
-            name = event.material.declared_name
-            texts.extend(Source(b.source_id, b.text, name) for b in event.material.blocks)
+            material = event.material
+            name = material.declared_name
+            if material.origin == "tool":
+                name += f" (returned by tool call {material.call_id})"
+            texts.extend(Source(b.source_id, b.text, name) for b in material.blocks)
     return texts
 
 

@@ -23,10 +23,21 @@ from pathlib import Path
 from typing import Any
 
 from donecheck.actors.errors import TranscriptError
-from donecheck.runtime.transcripts.openai import Step, Transcript, read_transcript_text
+from donecheck.runtime.transcripts.openai import (
+    Step,
+    Transcript,
+    named_tool_images,
+    read_transcript_text,
+)
 from donecheck.runtime.transcripts.pairing import Pairing
 
-__all__ = ["load_claude_jsonl", "parse_claude_lines", "result_text", "tool_output"]
+__all__ = [
+    "load_claude_jsonl",
+    "parse_claude_lines",
+    "response_images",
+    "result_text",
+    "tool_output",
+]
 
 
 def load_claude_jsonl(path: str | Path) -> Transcript:
@@ -77,6 +88,36 @@ def tool_output(response: Any) -> tuple[str, int | None]:
         if key in response:
             return result_text(response[key]), code
     return json.dumps(response, ensure_ascii=False)[:10_000], code
+
+
+def response_images(response: Any) -> list[tuple[str, bytes]]:
+    """``(extension, bytes)`` of each image in a tool's structured result: ``Read`` of
+    an image (``{"type": "image", "file": {"base64": …, "type": "image/png"}}``) or
+    content blocks with inline base64 images (an MCP screenshot tool). Images that
+    do not decode are left out."""
+    found: list[tuple[str, bytes]] = []
+
+    def add(data: Any, mime: Any) -> None:
+        if not isinstance(data, str):
+            return
+        try:
+            decoded = base64.b64decode(data, validate=True)
+        except (binascii.Error, ValueError):
+            return
+        found.append((str(mime or "image/png").split("/")[-1].split("+")[0] or "bin", decoded))
+
+    blocks: Any = response
+    if isinstance(response, dict):
+        file = response.get("file")
+        if response.get("type") == "image" and isinstance(file, dict):
+            add(file.get("base64"), file.get("type") or file.get("media_type"))
+        blocks = response.get("content")
+    for block in blocks if isinstance(blocks, list) else []:
+        source = block.get("source") if isinstance(block, dict) else None
+        if isinstance(source, dict) and block.get("type") == "image":
+            if source.get("type") == "base64":
+                add(source.get("data"), source.get("media_type"))
+    return found
 
 
 class _Reader:
@@ -166,6 +207,13 @@ class _Reader:
                     richer, code = tool_output(structured)
                     output = richer or output
                 failed = bool(block.get("is_error"))
+                content = block.get("content")
+                images = [
+                    image
+                    for part in (content if isinstance(content, list) else [])
+                    if isinstance(part, dict) and part.get("type") == "image"
+                    if (image := self._image(number, part)) is not None
+                ]
                 self.steps.append(
                     Step(
                         kind="result",
@@ -173,12 +221,15 @@ class _Reader:
                         output=output,
                         ok=False if failed else None,
                         exit_code=code,
+                        images=named_tool_images(call_id, images),
                     )
                 )
             elif kind == "text" and not side:
                 texts.append(str(block.get("text", "")))
             elif kind == "image" and not side:
-                self._image(number, block)
+                image = self._image(number, block)
+                if image is not None:
+                    self.images.append((f"image-{len(self.images) + 1}.{image[0]}", image[1]))
         text = "\n".join(t for t in texts if t.strip())
         if not text:
             return
@@ -190,17 +241,18 @@ class _Reader:
             self.answer = []
         self.acted = False
 
-    def _image(self, number: int, block: dict[str, Any]) -> None:
+    def _image(self, number: int, block: dict[str, Any]) -> tuple[str, bytes] | None:
+        """``(extension, bytes)`` of an inline base64 image block, else ``None``."""
         source = block.get("source")
         if not isinstance(source, dict) or source.get("type") != "base64":
-            return
+            self.warnings.append(f"line {number}: an image is not inline base64; skipped")
+            return None
         try:
             data = base64.b64decode(str(source.get("data", "")), validate=True)
         except (binascii.Error, ValueError):
             self.warnings.append(f"line {number}: an image is not valid base64; skipped")
-            return
-        ext = str(source.get("media_type", "image/png")).split("/")[-1]
-        self.images.append((f"image-{len(self.images) + 1}.{ext}", data))
+            return None
+        return str(source.get("media_type", "image/png")).split("/")[-1], data
 
 
 def parse_claude_lines(lines: list[str], source: str = "<transcript>") -> Transcript:

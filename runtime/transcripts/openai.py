@@ -44,6 +44,7 @@ __all__ = [
     "Step",
     "Transcript",
     "load_openai",
+    "named_tool_images",
     "parse_openai",
     "read_transcript_text",
 ]
@@ -64,6 +65,8 @@ class Step:
     ok: bool | None = None
     exit_code: int | None = None
     text: str = ""
+    images: tuple[tuple[str, bytes], ...] = ()
+    """A result's images (a screenshot, an image file read): ``(name, bytes)`` each."""
 
 
 @dataclass(slots=True)
@@ -292,8 +295,18 @@ class _Reader:
             if given is None and not self.pairing.unanswered:
                 raise self.fail(index, role, "tool_call_id is missing, and no call is waiting")
             call_id = self._paired(index, given)
-        output = self._content(index, role, message.get("content"), allow_files=False)
-        self.steps.append(Step(kind="result", call_id=call_id, output=output))
+        images: list[tuple[str, bytes]] = []
+        output = self._content(
+            index, role, message.get("content"), allow_files=False, tool_images=images
+        )
+        self.steps.append(
+            Step(
+                kind="result",
+                call_id=call_id,
+                output=output,
+                images=named_tool_images(call_id, images),
+            )
+        )
 
     def _paired(self, index: int, given: str | None) -> str:
         call_id, how = self.pairing.result(given)
@@ -316,15 +329,38 @@ class _Reader:
                 continue
             given = block.get("tool_use_id")
             call_id = self._paired(index, given if isinstance(given, str) else None)
-            output = _block_text(block.get("content"))
+            content = block.get("content")
+            output = _block_text(content)
+            images: list[tuple[str, bytes]] = []
+            for n, part in enumerate(content if isinstance(content, list) else []):
+                if _is_block(part, "image"):
+                    image = self._image(index, "user", n, part)
+                    if image is not None:
+                        images.append(image)
             failed = bool(block.get("is_error"))
             self.steps.append(
-                Step(kind="result", call_id=call_id, output=output, ok=False if failed else None)
+                Step(
+                    kind="result",
+                    call_id=call_id,
+                    output=output,
+                    ok=False if failed else None,
+                    images=named_tool_images(call_id, images),
+                )
             )
 
     # --------------------------------------------------------------- content
 
-    def _content(self, index: int, role: str, content: Any, *, allow_files: bool) -> str:
+    def _content(
+        self,
+        index: int,
+        role: str,
+        content: Any,
+        *,
+        allow_files: bool,
+        tool_images: list[tuple[str, bytes]] | None = None,
+    ) -> str:
+        """The text of a message's content. Images and files of a user message become
+        the request's; images of a tool message go to ``tool_images``."""
         if content is None:
             return ""
         if isinstance(content, str):
@@ -355,6 +391,11 @@ class _Reader:
                 texts.append(text)
             elif kind == "refusal":
                 texts.append(str(part.get("refusal", "")))
+            elif kind in {"image_url", "image"} and tool_images is not None:
+                image = self._image(index, role, n, part)
+                if image is not None:
+                    tool_images.append(image)
+                    texts.append("[image]")
             elif kind in {"image_url", "file"} and allow_files:
                 self._file_part(index, role, n, part)
             elif kind in {"image", "document"} and allow_files:
@@ -367,20 +408,38 @@ class _Reader:
                 )
         return "\n".join(texts)
 
+    def _image(
+        self, index: int, role: str, n: int, part: dict[str, Any]
+    ) -> tuple[str, bytes] | None:
+        """``(extension, bytes)`` of an ``image_url`` part (a data URL) or an Anthropic
+        ``image`` block (inline base64); ``None``, with a warning, for a link."""
+        if part.get("type") == "image":
+            source = part.get("source")
+            if not isinstance(source, dict) or source.get("type") != "base64":
+                self.warnings.append(
+                    f"message {index + 1}: content[{n}] image is not inline base64; skipped"
+                )
+                return None
+            data = self._b64(index, role, n, str(source.get("data", "")))
+            mime = str(source.get("media_type") or "")
+            return (mime.split("/")[-1].split("+")[0] or "bin") if mime else "bin", data
+        spec = part.get("image_url")
+        url = spec.get("url") if isinstance(spec, dict) else spec
+        if not isinstance(url, str):
+            raise self.fail(index, role, f"content[{n}] image_url has no url")
+        if not url.startswith("data:"):
+            self.warnings.append(
+                f"message {index + 1}: image {url[:80]!r} is a link; not fetched (no network)"
+            )
+            return None
+        given, data = self._decode_data_url(index, role, n, url)
+        return (given or "image/png").split("/")[-1].split("+")[0], data
+
     def _file_part(self, index: int, role: str, n: int, part: dict[str, Any]) -> None:
         if part["type"] == "image_url":
-            spec = part.get("image_url")
-            url = spec.get("url") if isinstance(spec, dict) else spec
-            if not isinstance(url, str):
-                raise self.fail(index, role, f"content[{n}] image_url has no url")
-            if not url.startswith("data:"):
-                self.warnings.append(
-                    f"message {index + 1}: image {url[:80]!r} is a link; not fetched (no network)"
-                )
-                return
-            mime, data = self._decode_data_url(index, role, n, url)
-            ext = (mime or "image/png").split("/")[-1].split("+")[0]
-            self.images.append((f"image-{len(self.images) + 1}.{ext}", data))
+            image = self._image(index, role, n, part)
+            if image is not None:
+                self.images.append((f"image-{len(self.images) + 1}.{image[0]}", image[1]))
             return
         spec = part.get("file")
         if not isinstance(spec, dict):
@@ -405,6 +464,11 @@ class _Reader:
 
     def _source_part(self, index: int, role: str, n: int, part: dict[str, Any]) -> None:
         """Anthropic ``image`` / ``document`` blocks with a base64 ``source``."""
+        if part["type"] == "image":
+            image = self._image(index, role, n, part)
+            if image is not None:
+                self.images.append((f"image-{len(self.images) + 1}.{image[0]}", image[1]))
+            return
         source = part.get("source")
         if not isinstance(source, dict) or source.get("type") != "base64":
             self.warnings.append(
@@ -414,12 +478,9 @@ class _Reader:
         data = self._b64(index, role, n, str(source.get("data", "")))
         mime = str(source.get("media_type") or "")
         ext = (mime.split("/")[-1].split("+")[0] or "bin") if mime else "bin"
-        if part["type"] == "image":
-            self.images.append((f"image-{len(self.images) + 1}.{ext}", data))
-        else:
-            title = part.get("title")
-            name = title if isinstance(title, str) and title else None
-            self.attachments.append((name or f"attachment-{len(self.attachments) + 1}.{ext}", data))
+        title = part.get("title")
+        name = title if isinstance(title, str) and title else None
+        self.attachments.append((name or f"attachment-{len(self.attachments) + 1}.{ext}", data))
 
     def _decode_data_url(self, index: int, role: str, n: int, url: str) -> tuple[str | None, bytes]:
         match = _DATA_URL.match(url)
@@ -435,6 +496,14 @@ class _Reader:
             return base64.b64decode("".join(text.split()), validate=True)
         except (binascii.Error, ValueError):
             raise self.fail(index, role, f"content[{n}] is not valid base64") from None
+
+
+def named_tool_images(
+    call_id: str, images: list[tuple[str, bytes]]
+) -> tuple[tuple[str, bytes], ...]:
+    """``(extension, bytes)`` pairs named after the tool call that returned them."""
+    safe = re.sub(r"[^\w.-]+", "_", call_id)[:60] or "tool"
+    return tuple((f"{safe}-image-{k}.{ext}", data) for k, (ext, data) in enumerate(images, 1))
 
 
 def _is_block(block: Any, kind: str) -> bool:

@@ -106,6 +106,45 @@ def test_post_tool_use_then_stop_blocks_with_a_checklist(dc: DoneCheck, tmp_path
     assert entries(dc, session_id) == after_first + 2
 
 
+def test_a_read_of_an_image_is_recorded_as_the_tools_material(
+    dc: DoneCheck, tmp_path: Path
+) -> None:
+    import base64
+
+    from donecheck.actors.messages import MaterialRecorded, ToolResult
+    from donecheck.parsers import samples
+
+    png = samples.image(seed=6, text=False).data
+    claude_id = uuid.uuid4().hex
+    post = {
+        "session_id": claude_id,
+        "transcript_path": str(tmp_path / "none.jsonl"),
+        "cwd": str(tmp_path),
+        "hook_event_name": "PostToolUse",
+        "tool_name": "Read",
+        "tool_use_id": "toolu_img",
+        "tool_input": {"file_path": "shot.png"},
+        "tool_response": {
+            "type": "image",
+            "file": {"base64": base64.b64encode(png).decode(), "type": "image/png"},
+        },
+    }
+    handle(dc, {**post, "hook_event_name": "UserPromptSubmit", "prompt": "Look at shot.png."})
+    assert handle(dc, post).note == "recorded"
+    session = dc.session(f"claude-{claude_id}")
+    session.turn_stopping("I looked at shot.png: it shows the login page.")  # waits for parses
+    view = ray.get(
+        dc.deployment.ledger_for(session.session_id).view.remote(
+            ViewRequest(session_id=session.session_id)
+        )
+    )
+    (result,) = [e.event for e in view.entries if isinstance(e.event, ToolResult)]
+    assert [i.name for i in result.images] == ["toolu_img-image-1.png"]
+    (recorded,) = [e.event for e in view.entries if isinstance(e.event, MaterialRecorded)]
+    assert (recorded.material.origin, recorded.material.call_id) == ("tool", "toolu_img")
+    assert recorded.material.previews and recorded.material.previews[0].role == "reference"
+
+
 def test_donecheck_hook_command(dc: DoneCheck, ray_address: str, tmp_path: Path) -> None:
     payload = {
         "session_id": uuid.uuid4().hex,

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import re
 
+import msgspec
+import pytest
+
 from donecheck.actors.messages import Block, Material
 from donecheck.parsers import ParseLimits, parse_bytes
 from donecheck.parsers import samples as s
@@ -70,7 +73,8 @@ def test_images_keep_their_role_labels() -> None:
     rendering = render_materials(materials(), max_images=10)
     labels = [image.label for image in rendering.images]
     assert labels[:2] == [
-        f"Image {n}: preview rendered by DoneCheck from page {n} of report-1.pdf (827×1170)"
+        f"Image {n}: preview rendered by DoneCheck from page {n} of the user's attachment"
+        " report-1.pdf (827×1170)"
         for n in (1, 2)
     ]
     assert labels[2] == "Image 3: the user's reference image screenshot-3.png (900×300)"
@@ -78,3 +82,44 @@ def test_images_keep_their_role_labels() -> None:
     limited = render_materials(materials(), max_images=2)
     assert len(limited.images) == 2 and limited.omitted_images == 1
     assert "1 more image(s) not shown" in limited.text
+
+
+def _from_tool(material: Material, call_id: str = "call_7") -> Material:
+    return msgspec.structs.replace(material, origin="tool", call_id=call_id)
+
+
+def test_every_image_is_labelled_by_its_origin_never_another() -> None:
+    """The user's image, an image the agent's tool returned, DoneCheck's preview of a
+    page of either: each says which, and the tool's names the result it came from."""
+    pdf, _, image = materials()
+    where = {"call_7": "E7 (`read_file shot.png`)"}
+    rendering = render_materials(
+        [pdf, image, _from_tool(pdf), _from_tool(image)], max_images=10, tool_results=where
+    )
+    labels = [i.label for i in rendering.images]
+    assert [i.origin for i in rendering.images] == ["user"] * 3 + ["tool"] * 3
+    user, tool = labels[:3], labels[3:]
+    assert all("the user's" in label and "tool" not in label for label in user)
+    assert "rendered by DoneCheck" in user[0] and "reference image" in user[2]
+    assert all("the agent's tool returned in E7 (`read_file shot.png`)" in t for t in tool)
+    assert all("the user's" not in label for label in tool)
+    assert "rendered by DoneCheck from page 1 of report-1.pdf, a file" in tool[0]
+    assert tool[2].startswith("Image 6: screenshot-3.png, an image the agent's tool returned")
+    # the material's heading says whose it is, too
+    assert "### Attachment 1: report-1.pdf" in rendering.text
+    assert (
+        "### Material 4: screenshot-3.png, returned by the agent's tool in E7"
+        " (`read_file shot.png`) (not the user's)"
+    ) in rendering.text
+
+
+@pytest.mark.parametrize("origin", ["user", "tool"])
+def test_a_label_without_a_known_result_still_names_the_origin(origin: str) -> None:
+    image = materials()[2]
+    if origin == "tool":
+        image = _from_tool(image, "toolu_01")
+    (part,) = render_materials([image]).images
+    if origin == "tool":
+        assert "returned in tool call toolu_01" in part.label
+    else:
+        assert "the user's reference image" in part.label

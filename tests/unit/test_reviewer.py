@@ -327,6 +327,53 @@ def test_images_are_sent_only_to_a_route_that_sees_them() -> None:
     run(seeing, judge_modalities=("text", "image"))
 
 
+def test_an_image_a_tool_returned_reaches_the_judge_beside_its_result() -> None:
+    """A screenshot the agent's tool returned is a material of origin ``tool``: the
+    judge sees it labelled as the tool's, with the result's id and text, and the rules
+    never ask the agent to read it as if it were the user's attachment."""
+    from donecheck.actors.messages import ImageRef, MaterialRecorded, ToolResult
+    from donecheck.actors.review.rules import review_by_rules
+    from donecheck.parsers import samples
+
+    shot = samples.image(seed=4, text=False)
+    material = msgspec.structs.replace(
+        parse_bytes(shot.data, "shot.png"), origin="tool", call_id="c2"
+    )
+    ledger = LedgerBuilder()
+    ledger.open("Fix the header color in page.css and check it in the browser.")
+    ledger.write("page.css")
+    call = ledger.call("screenshot", {"url": "http://localhost:8000"})
+    ledger._add(
+        ToolResult(
+            session_id="s",
+            call_id=call,
+            output="Screenshot of http://localhost:8000 taken",
+            images=(ImageRef(sha256=material.sha256, name="shot.png", size=len(shot.data)),),
+        )
+    )
+    ledger._add(MaterialRecorded(session_id="s", material=material))
+    request = ledger.request("The header is blue now; I checked it in the browser." + LONG)
+    rules = review_by_rules(request)
+    assert not [f for f in rules.findings if f.rule == "unread_attachment"]
+
+    async def seeing(reviewer: Reviewer, server: ScriptedProvider) -> None:
+        await reviewer.review(request)
+        review = reviews(server)[0]
+        parts = review.messages[1]["content"]
+        kinds = [p["type"] for p in parts]
+        assert kinds[-1] == "image_url"
+        label = parts[-2]["text"]
+        assert "shot.png, an image the agent's tool returned in E5 (`screenshot" in label
+        assert "The text of that result: «Screenshot of http://localhost:8000 taken»" in label
+        assert "the user's" not in label
+        body = parts[0]["text"]
+        assert "[returned 1 image(s): shot.png]" in body  # the tool log says so too
+        assert "returned by the agent's tool in E5" in body
+        assert "ATTACHMENTS: DID THE AGENT READ THEM" not in body
+
+    run(seeing, judge_modalities=("text", "image"))
+
+
 def test_a_very_long_request_is_shown_as_tail_then_head() -> None:
     request = "CHECKLIST: 1. keep the API\n" + "log line\n" * 3_000 + "Now fix the date parser."
     ledger = LedgerBuilder()
