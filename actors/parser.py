@@ -20,8 +20,8 @@ from donecheck.actors.clock import Clock, SystemClock
 from donecheck.actors.config import Config
 from donecheck.actors.messages import Material, ParseRequest
 from donecheck.actors.process import process_facts
-from donecheck.parsers import RECIPE_VERSION
 from donecheck.parsers.material import sha256_ref
+from donecheck.parsers.registry import RECIPE_VERSION
 from donecheck.parsers.worker import DEFAULT_TARGET, IsolatedParser
 
 __all__ = ["AttachmentParser"]
