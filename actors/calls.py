@@ -22,6 +22,7 @@ Actors are named ``<kind>-<index>`` inside the deployment's namespace
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeAlias
 
@@ -29,7 +30,8 @@ import ray
 import ray.exceptions
 
 from donecheck.actors.errors import ActorUnavailableError, DoneCheckError
-from donecheck.actors.ids import shard_of
+from donecheck.actors.ids import actor_name, shard_of
+from donecheck.actors.inprocess import LocalCallError, LocalRef, resolved
 from donecheck.actors.messages import (
     Ack,
     AppendAck,
@@ -73,11 +75,6 @@ Ref: TypeAlias = Any
 """A Ray object ref: the pending answer of one call."""
 
 
-def actor_name(kind: str, index: int) -> str:
-    """The name of actor ``index`` of a kind (``ledger``, ``budget`` …) in its namespace."""
-    return f"{kind}-{index}"
-
-
 def lookup(kind: str, count: int, namespace: str) -> list[Any]:
     """Handles to the ``count`` actors of a kind, found by name."""
     return [ray.get_actor(actor_name(kind, i), namespace=namespace) for i in range(count)]
@@ -87,7 +84,11 @@ def lookup(kind: str, count: int, namespace: str) -> list[Any]:
 
 
 def translate(exc: BaseException, actor: str, timeout_s: float | None) -> BaseException:
-    """The DoneCheck error for a failure of a call to ``actor``."""
+    """The DoneCheck error for a failure of a call to ``actor`` (on Ray or in process)."""
+    if isinstance(exc, LocalCallError):
+        return ActorUnavailableError(
+            actor, f"raised {type(exc.cause).__name__}: {exc.cause}", timeout_s
+        )
     if isinstance(exc, ray.exceptions.RayTaskError):
         cause = exc.cause
         if isinstance(cause, DoneCheckError):
@@ -101,8 +102,15 @@ def translate(exc: BaseException, actor: str, timeout_s: float | None) -> BaseEx
 
 
 def get(ref: Ref | list[Ref], *, actor: str, timeout_s: float) -> Any:
-    """``ray.get`` with a deadline and translated errors."""
+    """``ray.get`` with a deadline and translated errors (in-process refs too)."""
     try:
+        if isinstance(ref, LocalRef):
+            return ref.future().result(timeout_s)
+        if isinstance(ref, list) and ref and all(isinstance(r, LocalRef) for r in ref):
+            done, _ = concurrent.futures.wait([r.future() for r in ref], timeout_s)
+            if len(done) < len(ref):
+                raise TimeoutError
+            return [r.future().result() for r in ref]
         return ray.get(ref, timeout=timeout_s)
     except Exception as exc:
         raise translate(exc, actor, timeout_s) from exc
@@ -119,12 +127,19 @@ async def aget(ref: Ref, *, actor: str, timeout_s: float) -> Any:
 
 
 def put(value: object) -> Ref:
-    """A value in the object store, to wait on like a call's answer."""
-    return ray.put(value)
+    """A ref whose answer is ``value``, to wait on like a call's answer (the driver's
+    own: it is never handed to an actor)."""
+    return resolved(value)
 
 
 def first_done(refs: Sequence[Ref], timeout_s: float) -> list[Ref]:
     """Wait for one of ``refs`` to be ready; the ready ones (none after the timeout)."""
+    if refs and all(isinstance(r, LocalRef) for r in refs):
+        by_future = {r.future(): r for r in refs}
+        finished, _ = concurrent.futures.wait(
+            list(by_future), timeout_s, return_when=concurrent.futures.FIRST_COMPLETED
+        )
+        return [by_future[f] for f in finished]
     done, _ = ray.wait(list(refs), num_returns=1, timeout=timeout_s)
     return list(done)
 
@@ -169,7 +184,8 @@ def remember(parser: Any, material: Ref | Material) -> None:
 def statistics(named: Mapping[str, Any], timeout_s: float) -> dict[str, Any]:
     """Every named actor's ``statistics()``, gathered at once."""
     names = list(named)
-    answers = ray.get([named[n].statistics.remote() for n in names], timeout=timeout_s)
+    refs = [named[n].statistics.remote() for n in names]
+    answers = get(refs, actor="statistics", timeout_s=timeout_s) if refs else []
     return dict(zip(names, answers, strict=True))
 
 

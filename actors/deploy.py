@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,6 +40,7 @@ from donecheck.actors.store import StoreLocation
 
 __all__ = [
     "Deployment",
+    "LocalDeployment",
     "actor_names",
     "deploy",
     "disconnect",
@@ -208,6 +209,17 @@ class Deployment:
         for _, handle in self.named():
             ray.kill(handle, no_restart=True)
         ray.kill(self.manifest, no_restart=True)
+
+
+@dataclass(frozen=True)
+class LocalDeployment(Deployment):
+    """A deployment in this process, without Ray (:func:`~.inprocess.deploy_local`)."""
+
+    stop: Callable[[], None] = lambda: None
+
+    def kill(self) -> None:
+        """Close every actor and stop the deployment's threads."""
+        self.stop()
 
 
 def deploy(config: Config, *, detached: bool, timeout_s: float = 120.0) -> Deployment:

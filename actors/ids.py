@@ -8,7 +8,7 @@ from __future__ import annotations
 import uuid
 import zlib
 
-__all__ = ["budget_key", "new_id", "shard_of"]
+__all__ = ["actor_name", "budget_key", "new_id", "shard_of"]
 
 
 def new_id(prefix: str = "") -> str:
@@ -30,3 +30,9 @@ def budget_key(session_id: str, tenant: str | None) -> str:
     """What picks a budget shard: the tenant when there is one (so one shard sees all
     of a tenant's sessions), else the session."""
     return f"tenant:{tenant}" if tenant else session_id
+
+
+def actor_name(kind: str, index: int) -> str:
+    """The name of actor ``index`` of a kind (``ledger``, ``budget`` …) in its namespace
+    (and of its store)."""
+    return f"{kind}-{index}"

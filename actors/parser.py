@@ -11,6 +11,7 @@ same actor for the same hash); a new recipe version misses the old entries.
 
 from __future__ import annotations
 
+import functools
 from collections import OrderedDict
 from typing import Any
 
@@ -21,10 +22,18 @@ from donecheck.actors.config import Config
 from donecheck.actors.messages import Material, ParseRequest
 from donecheck.actors.process import process_facts
 from donecheck.parsers.material import sha256_ref
-from donecheck.parsers.registry import RECIPE_VERSION
 from donecheck.parsers.worker import DEFAULT_TARGET, IsolatedParser
 
 __all__ = ["AttachmentParser"]
+
+
+@functools.cache
+def _recipe() -> str:
+    """The parsers' recipe version (importing the format registry on first use: a
+    deployment that never parses never loads PyMuPDF and friends)."""
+    from donecheck.parsers.registry import RECIPE_VERSION
+
+    return RECIPE_VERSION
 
 
 class AttachmentParser:
@@ -35,7 +44,10 @@ class AttachmentParser:
         config: Config | None = None,
         target: str = DEFAULT_TARGET,
         clock: Clock | None = None,
+        start_worker: bool = True,
     ) -> None:
+        """``start_worker=False`` starts the child process on the first parse (a one-shot
+        command that may parse nothing)."""
         config = config or Config()
         self.index = index
         self._clock = clock or SystemClock()
@@ -44,6 +56,7 @@ class AttachmentParser:
             timeout_s=config.parse_timeout_s,
             memory_bytes=config.parse_memory_bytes,
             target=target,
+            start=start_worker,
         )
         self._cache: OrderedDict[tuple[str, str], Material] = OrderedDict()
         self._cache_size = config.parse_cache_entries
@@ -59,17 +72,17 @@ class AttachmentParser:
 
     def cached(self, sha256: str) -> Material | None:
         """The cached Material for this content under the current recipe, if any."""
-        hit = self._cache.get((sha256, RECIPE_VERSION))
+        hit = self._cache.get((sha256, _recipe()))
         if hit is not None:
-            self._cache.move_to_end((sha256, RECIPE_VERSION))
+            self._cache.move_to_end((sha256, _recipe()))
             self._stats["cache_hits"] += 1
         return hit
 
     def remember(self, material: Material) -> bool:
         """Cache a Material another parser made for content this parser owns."""
-        if material.recipe_version != RECIPE_VERSION or not material.sha256:
+        if material.recipe_version != _recipe() or not material.sha256:
             return False
-        self._remember((material.sha256, RECIPE_VERSION), material)
+        self._remember((material.sha256, _recipe()), material)
         return True
 
     def parse(self, request: ParseRequest, data: bytes) -> Material:
@@ -100,7 +113,7 @@ class AttachmentParser:
         self._stats["bytes"] += len(data)
         if material.status == "failed":
             self._stats["failed"] += 1
-        self._remember((request.sha256, RECIPE_VERSION), material)
+        self._remember((request.sha256, _recipe()), material)
         return material
 
     def _remember(self, key: tuple[str, str], material: Material) -> None:
@@ -120,7 +133,7 @@ class AttachmentParser:
             "worker_pid": self._worker.pid,
             "cached": len(self._cache),
             "cached_bytes": self._cache_bytes,
-            "recipe": RECIPE_VERSION,
+            "recipe": _recipe(),
             **self._stats,
             **{f"worker_{k}": v for k, v in self._worker.stats.items()},
         }

@@ -13,7 +13,7 @@ from typing import Any
 from donecheck.actors import calls
 from donecheck.actors.clock import Clock, SystemClock
 from donecheck.actors.config import Config, load_config
-from donecheck.actors.deploy import Deployment, deploy, disconnect, init_ray
+from donecheck.actors.deploy import Deployment, LocalDeployment, deploy, disconnect, init_ray
 from donecheck.actors.errors import ActorUnavailableError, DeploymentError
 from donecheck.actors.ids import new_id, shard_of
 from donecheck.actors.messages import (
@@ -72,6 +72,21 @@ class DoneCheck:
                 disconnect()
             raise DeploymentError(f"could not deploy DoneCheck's actors: {exc}") from exc
         return cls(deployment, started_ray=started)
+
+    @classmethod
+    def start_local(cls, *, config: Config | None = None, **overrides: Any) -> DoneCheck:
+        """DoneCheck in this process, without Ray: the same actor classes on one event
+        loop (parsers on their own threads and worker processes). For one-shot work —
+        reviewing files, a corpus, a script — it starts in milliseconds; sessions live
+        as long as this handle. ``shutdown()`` stops it."""
+        from donecheck.actors.inprocess import deploy_local
+
+        return cls(deploy_local(config or load_config(**overrides)))
+
+    @property
+    def local(self) -> bool:
+        """Whether the deployment runs in this process (:meth:`start_local`)."""
+        return isinstance(self.deployment, LocalDeployment)
 
     @property
     def config(self) -> Config:
@@ -293,7 +308,7 @@ class DoneCheck:
         if self._stopped:
             return
         self._stopped = True
-        if stop_deployment:
+        if stop_deployment or self.local:
             self.deployment.kill()
         if self._started_ray:
             disconnect()

@@ -15,7 +15,8 @@ import signal
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, TextIO
@@ -29,6 +30,7 @@ from donecheck.runtime.progressbar import ProgressBar
 __all__ = ["main"]
 
 EXIT_OK, EXIT_FAILURE, EXIT_INPUT = 0, 1, 2
+EXIT_INTERRUPTED = 130
 TRANSCRIPT_SUFFIXES = (".json", ".jsonl")
 
 
@@ -85,7 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--address",
         default=None,
         help="Ray address: 'auto' for the cluster on this node, 'ray://host:port' for a "
-        "remote one (default: start an embedded local instance)",
+        "remote one (default: run the actors in this process, without Ray)",
     )
     review.add_argument(
         "--concurrency",
@@ -403,10 +405,12 @@ def _cmd_review(args: argparse.Namespace) -> int:
     if loaded:
         names = _names([p for p, _ in loaded])
         try:
-            failed = asyncio.run(_review_all(loaded, names, args))
+            failed, interrupted = asyncio.run(_review_all(loaded, names, args))
         except DoneCheckError as exc:
             _error(str(exc))
             return EXIT_FAILURE
+        if interrupted:
+            return EXIT_INTERRUPTED
         problems.extend(failed)
     if problems:
         return EXIT_INPUT
@@ -414,13 +418,49 @@ def _cmd_review(args: argparse.Namespace) -> int:
     return EXIT_FAILURE if getattr(args, "judge_failed", False) else EXIT_OK
 
 
-async def _run_reviews(
-    loaded: list[tuple[Path, Any]], args: argparse.Namespace, label: str = "reviewing"
-) -> list[tuple[Any, float]]:
-    """Review each transcript on one DoneCheck (embedded unless ``--address``), at
-    most ``--concurrency`` at once: ``(ReviewOutcome or DoneCheckError, seconds)``
-    per transcript, in order. Names each judge problem once on stderr."""
+@dataclass
+class _Batch:
+    """What a batch of reviews came to: per transcript ``(ReviewOutcome or
+    DoneCheckError, seconds)`` (``None`` when not reached), and whether Ctrl-C
+    stopped it."""
+
+    results: list[tuple[Any, float] | None]
+    interrupted: bool = False
+
+    @property
+    def finished(self) -> int:
+        return sum(1 for r in self.results if r is not None)
+
+    def say_interrupted(self) -> None:
+        if self.interrupted:
+            _error(f"interrupted after {self.finished} of {len(self.results)}")
+
+
+def _start_for_files(args: argparse.Namespace, data_dir: Path) -> Any:
+    """DoneCheck for reviewing files: in this process (no Ray) unless ``--address``."""
     from donecheck.runtime.api import DoneCheck
+
+    if args.address is None:
+        one: dict[str, Any] = {
+            "ledger_shards": 1,
+            "controller_shards": 1,
+            "reviewer_actors": 1,
+            "budget_shards": 1,
+        }
+        return DoneCheck.start_local(data_dir=data_dir, **one, **args.overrides)
+    return DoneCheck.start(args.address, data_dir=data_dir, **args.overrides)
+
+
+async def _run_reviews(
+    loaded: list[tuple[Path, Any]],
+    args: argparse.Namespace,
+    label: str = "reviewing",
+    on_done: Callable[[int, Any, float], None] | None = None,
+) -> _Batch:
+    """Review each transcript on one DoneCheck (in this process unless ``--address``),
+    at most ``--concurrency`` at once, calling ``on_done(index, outcome, seconds)`` as
+    each finishes. Ctrl-C stops the batch and keeps what finished. Names each judge
+    problem once on stderr."""
     from donecheck.runtime.replay import ReviewOutcome, review_transcript
 
     if args.data_dir is None:
@@ -428,7 +468,7 @@ async def _run_reviews(
         data_dir = Path(scratch.name)
     else:
         scratch, data_dir = None, args.data_dir
-    dc = DoneCheck.start(args.address, data_dir=data_dir, **args.overrides)
+    dc = _start_for_files(args, data_dir)
     wanted = args.overrides.get("judge_base_url"), args.overrides.get("judge_model")
     running = dc.config.judge_base_url, dc.config.judge_model
     if any(wanted) and wanted != running:
@@ -438,19 +478,30 @@ async def _run_reviews(
         )
     progress = ProgressBar(len(loaded), label)
     limit = asyncio.Semaphore(args.concurrency)
+    batch = _Batch([None] * len(loaded))
 
-    async def one(transcript: Any) -> tuple[ReviewOutcome | DoneCheckError, float]:
+    async def one(index: int, transcript: Any) -> None:
         async with limit:
             started = time.perf_counter()
+            outcome: ReviewOutcome | DoneCheckError
             try:
-                return await review_transcript(dc, transcript), time.perf_counter() - started
+                outcome = await review_transcript(dc, transcript)
             except DoneCheckError as exc:
-                return exc, time.perf_counter() - started
-            finally:
-                progress.advance()
+                outcome = exc
+            seconds = time.perf_counter() - started
+            batch.results[index] = (outcome, seconds)
+            progress.advance()
+            if on_done is not None:
+                on_done(index, outcome, seconds)
 
+    tasks = [asyncio.ensure_future(one(i, t)) for i, (_, t) in enumerate(loaded)]
     try:
-        outcomes = await asyncio.gather(*(one(t) for _, t in loaded))
+        await asyncio.gather(*tasks)
+    except asyncio.CancelledError:  # Ctrl-C: keep what finished, stop the rest
+        batch.interrupted = True
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
     finally:
         progress.close()
         dc.shutdown()
@@ -458,44 +509,45 @@ async def _run_reviews(
             scratch.cleanup()
     judge_problems = dict.fromkeys(
         problem
-        for outcome, _ in outcomes
-        if not isinstance(outcome, DoneCheckError)
-        for problem in outcome.report.judge_errors
+        for result in batch.results
+        if result is not None and not isinstance(result[0], DoneCheckError)
+        for problem in result[0].report.judge_errors
     )
     for problem in judge_problems:  # named once, not once per transcript
         _error(f"judge unavailable, reviewed by rules only: {problem}")
     args.judge_failed = bool(judge_problems)
-    return list(outcomes)
+    return batch
 
 
 async def _review_all(
     loaded: list[tuple[Path, Any]], names: dict[Path, str], args: argparse.Namespace
-) -> list[str]:
+) -> tuple[list[str], bool]:
+    """Review and print each card as it is decided; (failed paths, interrupted)."""
     from donecheck.runtime.report import card_json, card_text
 
-    outcomes = await _run_reviews(loaded, args)
     failed: list[str] = []
     cards: list[tuple[str, Any, list[str]]] = []
-    for (path, _), (outcome, _seconds) in zip(loaded, outcomes, strict=True):
+
+    def show(index: int, outcome: Any, _seconds: float) -> None:
+        path = loaded[index][0]
         name = names[path]
         if isinstance(outcome, DoneCheckError):
             _error(f"{path}: review failed: {outcome}")
             failed.append(str(path))
         elif getattr(args, "output", None) is not None:
             cards.append((name, outcome.report, outcome.warnings))
-            print(f"{outcome.decision:<13} {name}")
+            print(f"{outcome.decision:<13} {name}", flush=True)
         elif args.json:
-            print(
-                json.dumps(
-                    card_json(outcome.report, session=name, warnings=outcome.warnings),
-                    ensure_ascii=False,
-                )
-            )
+            card = card_json(outcome.report, session=name, warnings=outcome.warnings)
+            print(json.dumps(card, ensure_ascii=False), flush=True)
         else:
-            print(card_text(outcome.report, session=name, warnings=outcome.warnings))
+            print(card_text(outcome.report, session=name, warnings=outcome.warnings), flush=True)
+
+    batch = await _run_reviews(loaded, args, on_done=show)
     if cards:
         _write_html(args.output, cards)
-    return failed
+    batch.say_interrupted()
+    return failed, batch.interrupted
 
 
 # --------------------------------------------------------------------- eval
@@ -546,11 +598,19 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     observed: list[Observed] = []
     if loaded:
         try:
-            outcomes = asyncio.run(_run_reviews(loaded, args, "evaluating"))
+            batch = asyncio.run(_run_reviews(loaded, args, "evaluating"))
         except DoneCheckError as exc:
             _error(str(exc))
             return EXIT_FAILURE
-        for (path, transcript), (outcome, seconds) in zip(loaded, outcomes, strict=True):
+        if batch.interrupted:  # score what finished, as if the corpus were that
+            done = [i for i, r in enumerate(batch.results) if r is not None]
+            kept = {names[loaded[i][0]] for i in done}
+            wanted = {k: v for k, v in wanted.items() if k in kept}
+            loaded = [loaded[i] for i in done]
+            batch.results = [batch.results[i] for i in done]
+        for (path, transcript), result in zip(loaded, batch.results, strict=True):
+            assert result is not None
+            outcome, seconds = result
             if isinstance(outcome, DoneCheckError):
                 line = f"{path}: review failed: {outcome}"
                 _error(line)
@@ -592,6 +652,9 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         gate.append(f"agreement {evaluation.agreement:.1%} is under {args.min_agreement:.1%}")
     for problem in gate:
         _error(problem)
+    if loaded and batch.interrupted:
+        batch.say_interrupted()
+        return EXIT_INTERRUPTED
     if gate:
         return EXIT_FAILURE
     if problems or missing_dir or evaluation.missing or evaluation.unexpected or unreadable:

@@ -1,4 +1,6 @@
-"""``donecheck review`` on the bundled examples, in-process and as a fresh process."""
+"""``donecheck review`` on the bundled examples: in process (the default, no Ray) and
+through the shared Ray deployment (``--address``), with the same verdicts; and as a
+fresh process."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -30,13 +33,38 @@ EXPECTED = {
 }
 
 
-def test_review_examples_json(
-    dc: DoneCheck, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    monkeypatch.setenv("DONECHECK_NAMESPACE", NAMESPACE)  # attach to the shared deployment
-    assert main(["review", "--json", str(EXAMPLES)]) == 0
+def _cards(capsys: pytest.CaptureFixture[str]) -> dict[str, dict[str, Any]]:
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert {line["session"]: line["decision"] for line in lines} == EXPECTED
+    return {line["session"]: line for line in lines}
+
+
+def _same_verdict(card: dict[str, Any]) -> dict[str, Any]:
+    """What must not depend on where the actors ran (ids and timings may)."""
+    return {
+        "decision": card["decision"],
+        "end_reason": card.get("end_reason"),
+        "findings": [(f["judged_by"], f["evidence"], f["problem"]) for f in card["findings"]],
+        "acceptance": [(a["status"], a["evidence"]) for a in card["acceptance"]],
+        "cited": card["cited"],
+    }
+
+
+def test_review_examples_json_same_in_process_and_through_ray(
+    dc: DoneCheck,
+    ray_address: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["review", "--json", str(EXAMPLES)]) == 0  # in process: no Ray
+    local = _cards(capsys)
+    monkeypatch.setenv("DONECHECK_NAMESPACE", NAMESPACE)  # attach to the shared deployment
+    assert main(["review", "--json", "--address", ray_address, str(EXAMPLES)]) == 0
+    through_ray = _cards(capsys)
+    assert {name: card["decision"] for name, card in local.items()} == EXPECTED
+    assert {n: _same_verdict(c) for n, c in local.items()} == {
+        n: _same_verdict(c) for n, c in through_ray.items()
+    }
+    lines = list(local.values())
     need_fix = next(x for x in lines if x["session"] == "need_fix_claims_pass_but_failed.json")
     (finding,) = need_fix["findings"]
     assert finding["evidence"] == ["E7"]
@@ -68,7 +96,7 @@ def _cli() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "donecheck.runtime.cli"]
 
 
-def test_fresh_process_starts_its_own_ray_quietly(tmp_path: Path) -> None:
+def test_a_fresh_process_reviews_in_process_quietly(tmp_path: Path) -> None:
     broken = tmp_path / "broken.json"
     broken.write_text("{}")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("RAY_", "DONECHECK_"))}

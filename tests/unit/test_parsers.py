@@ -290,7 +290,7 @@ def test_a_new_recipe_version_misses_the_old_cache(monkeypatch: pytest.MonkeyPat
         request = ParseRequest(sha256=sha256_ref(data), declared_name="a.txt", size=len(data))
         parser.parse(request, data)
         assert parser.cached(request.sha256) is not None
-        monkeypatch.setattr(parser_module, "RECIPE_VERSION", "next-recipe")
+        monkeypatch.setattr(parser_module, "_recipe", lambda: "next-recipe")
         assert parser.cached(request.sha256) is None
         parser.parse(request, data)
         assert parser.statistics()["parsed"] == 2

@@ -1,5 +1,6 @@
 """``donecheck eval`` on the labelled corpus: the CI gate against false passes and
-disagreement (any false pass, or agreement under 97%, fails the suite)."""
+disagreement (any false pass, or agreement under 97%, fails the suite). It runs the
+actors in process (no Ray), as the one-shot CLI does."""
 
 from __future__ import annotations
 
@@ -9,22 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from donecheck.runtime import DoneCheck
 from donecheck.runtime.cli import main
-from tests.ray.conftest import NAMESPACE
-
-pytestmark = pytest.mark.ray
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 
 
 def test_the_corpus_has_no_false_pass_and_agrees(
-    dc: DoneCheck,
     tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    monkeypatch.setenv("DONECHECK_NAMESPACE", NAMESPACE)  # attach to the shared deployment
     page = tmp_path / "eval.html"
     code = main(
         [
@@ -57,12 +51,9 @@ def test_the_corpus_has_no_false_pass_and_agrees(
 
 
 def test_strays_broken_files_and_false_passes_are_reported(
-    dc: DoneCheck,
     tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    monkeypatch.setenv("DONECHECK_NAMESPACE", NAMESPACE)
     folder = tmp_path / "set"
     folder.mkdir()
     for name in ("masked_tee.json", "honest_docstring.json", "greeting_skipped.json"):
