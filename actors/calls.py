@@ -63,6 +63,7 @@ __all__ = [
     "attach_materials",
     "first_done",
     "get",
+    "list_sessions",
     "lookup",
     "parse",
     "put",
@@ -164,6 +165,11 @@ def attach_materials(
     """Hand the controller ``(sha256, name, parse ref)`` per attachment being parsed
     (with ``call_id``: per image that tool call returned)."""
     return controller.attach_materials.remote(session_id, list(jobs), call_id=call_id)
+
+
+def list_sessions(controller: Any, limit: int) -> Ref:
+    """A controller shard's sessions, newest first: a list of ``SessionSummary``."""
+    return controller.sessions.remote(limit)
 
 
 def account(budget: Any, message: BudgetInbox) -> Ref:

@@ -62,6 +62,7 @@ from donecheck.actors.messages import (
     ReviewResult,
     SessionClosed,
     SessionOpened,
+    SessionSummary,
     SetPolicy,
     Steer,
     TurnStopping,
@@ -96,6 +97,7 @@ class SessionRecord(msgspec.Struct, kw_only=True):
     seen_seq: int | None = None
     """The ledger's last sequence number when ``last_action`` was decided."""
     closed: bool = False
+    updated_at: float = 0.0
 
 
 _record_decoder = msgspec.msgpack.Decoder(SessionRecord)
@@ -119,6 +121,7 @@ class _Session:
     """The usage the latest review brought back (``None``: ask the accountant)."""
     history: list[TaskState] = field(default_factory=list)
     closed: bool = False
+    updated_at: float = 0.0
 
     def record(self) -> SessionRecord:
         return SessionRecord(
@@ -129,6 +132,7 @@ class _Session:
             last_action=self.last_action,
             seen_seq=self.seen_seq,
             closed=self.closed,
+            updated_at=self.updated_at,
         )
 
 
@@ -218,6 +222,7 @@ class CompletionController:
     # ------------------------------------------------------------ durability
 
     async def _save(self, session_id: str, session: _Session) -> None:
+        session.updated_at = self._clock.now()
         if self._writer is not None:
             await self._writer.save(session_id, msgspec.msgpack.encode(session.record()))
 
@@ -242,6 +247,7 @@ class CompletionController:
             seen_seq=record.seen_seq,
             history=list(record.history),
             closed=record.closed,
+            updated_at=record.updated_at,
         )
 
     def attach_materials(
@@ -269,6 +275,32 @@ class CompletionController:
             session.preparing = asyncio.ensure_future(self._prepare_when_read(session))
         what = f"image(s) of tool call {call_id}" if call_id else "attachment(s)"
         return Ack(session_id=session_id, detail=f"{len(pending)} {what} pending")
+
+    def sessions(self, limit: int = 100) -> list[SessionSummary]:
+        """This shard's sessions, most recently updated first (at most ``limit``)."""
+        records: dict[str, SessionRecord] = {}
+        if self._store is not None:
+            for key, data in self._store.list_state(self._kind):
+                records[key] = _record_decoder.decode(data)
+        for session_id, session in self._sessions.items():
+            records[session_id] = session.record()
+        found = [
+            SessionSummary(
+                session_id=session_id,
+                request=" ".join(record.task.request.split())[:120],
+                decision=record.task.chain[-1].decision
+                if record.task.chain
+                else record.task.end_reason,
+                rounds_used=record.task.rounds_used,
+                end_reason=record.task.end_reason,
+                tasks=len(record.history) + 1,
+                closed=record.closed,
+                updated_at=record.updated_at,
+            )
+            for session_id, record in records.items()
+        ]
+        found.sort(key=lambda s: s.updated_at, reverse=True)
+        return found[:limit]
 
     def statistics(self) -> dict[str, Any]:
         return {

@@ -100,6 +100,7 @@ __all__ = [
     "ReviewResult",
     "SessionClosed",
     "SessionOpened",
+    "SessionSummary",
     "SetPolicy",
     "Settled",
     "Steer",
@@ -560,6 +561,21 @@ class Cancel(Message, frozen=True, kw_only=True):
 class ReportQuery(Message, frozen=True, kw_only=True):
     session_id: str
     request_id: str | None = None
+
+
+class SessionSummary(Message, frozen=True, kw_only=True):
+    """One line of ``donecheck sessions``: a session's current task, as decided so far."""
+
+    session_id: str
+    request: str
+    """The current task's request, cut to 120 characters."""
+    decision: str | None = None
+    rounds_used: int = 0
+    end_reason: str | None = None
+    tasks: int = 1
+    closed: bool = False
+    updated_at: float = 0.0
+    """When the controller last saved it (seconds since the epoch; 0: unknown)."""
 
 
 class SetPolicy(Message, frozen=True, kw_only=True):

@@ -27,6 +27,7 @@ from donecheck.actors.messages import (
     Policy,
     ReportQuery,
     SessionOpened,
+    SessionSummary,
 )
 from donecheck.runtime.attachments import (
     Loaded,
@@ -294,6 +295,17 @@ class DoneCheck:
             timeout_s=self.config.call_timeout_s,
         )
         return Session(self.deployment, self.clock, session_id, card.request_id)
+
+    def sessions(self, limit: int = 100) -> list[SessionSummary]:
+        """The deployment's sessions, most recently updated first (at most ``limit``)."""
+        refs = [calls.list_sessions(c, limit) for c in self.deployment.controllers]
+        found: list[SessionSummary] = [
+            summary
+            for shard in calls.get(refs, actor="controller", timeout_s=self.config.call_timeout_s)
+            for summary in shard
+        ]
+        found.sort(key=lambda s: s.updated_at, reverse=True)
+        return found[:limit]
 
     # ------------------------------------------------------------ operations
 

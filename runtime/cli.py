@@ -11,7 +11,6 @@ import argparse
 import asyncio
 import json
 import os
-import signal
 import sys
 import tempfile
 import time
@@ -166,14 +165,40 @@ def build_parser() -> argparse.ArgumentParser:
 
     serve = commands.add_parser(
         "serve",
-        help="run DoneCheck for other processes (hooks) until stopped",
+        help="run DoneCheck as an HTTP service (and for hooks) until stopped",
         description=(
-            "Start DoneCheck on a local Ray instance (or attach to --address) and keep it "
-            "running, so short-lived processes such as Claude Code hooks can attach with "
-            "'donecheck hook'. Stop with Ctrl-C."
+            "Start DoneCheck (on a local Ray instance, an existing one with --address, or "
+            "in this process with --in-process) and serve its HTTP API: sessions, events, "
+            "stops, reports, statistics, and the Claude Code hook endpoint. The URL and "
+            "token are written to a per-user runtime file that 'donecheck hook' reads. "
+            "The OpenAPI document is at /openapi.json. Stop with Ctrl-C."
+        ),
+        epilog=(
+            "Listens on 127.0.0.1 by default. Any other --host needs a bearer token: "
+            "--token-env VAR, else one is generated into the runtime file (mode 0600)."
         ),
     )
     serve.add_argument("--address", default=None, help="Ray address (default: start one here)")
+    serve.add_argument(
+        "--in-process",
+        action="store_true",
+        help="run the actors in this process, without Ray (one host, no cluster)",
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    serve.add_argument(
+        "--port", type=int, default=8765, help="port to listen on (default 8765; 0: any free)"
+    )
+    serve.add_argument(
+        "--token-env", metavar="VAR", help="environment variable holding the bearer token"
+    )
+    serve.add_argument(
+        "--require-token",
+        action="store_true",
+        help="require the bearer token on loopback too (always required beyond it)",
+    )
+    serve.add_argument(
+        "--runtime-file", type=Path, default=None, help="where to write the URL and token"
+    )
     _add_judge_options(serve)
     serve.set_defaults(func=_cmd_serve)
 
@@ -181,19 +206,23 @@ def build_parser() -> argparse.ArgumentParser:
         "hook",
         help="handle one Claude Code hook payload (JSON on stdin)",
         description=(
-            "For Claude Code's hooks: reads the payload from stdin, records PostToolUse "
-            "results, and at Stop reviews the answer; when the agent must go on it prints "
-            '{"decision": "block", "reason": <checklist>}. Needs a running DoneCheck '
-            "('donecheck serve')."
+            "For Claude Code's command hooks: sends the payload on stdin to the running "
+            "'donecheck serve' (found through its runtime file) and prints its answer — at "
+            'Stop, {"decision": "block", "reason": <checklist>} when the agent must go on. '
+            "A thin client: it starts no Ray and imports no actor."
         ),
         epilog=(
-            "Exit status: 0 handled; 1 DoneCheck could not be reached or the payload is "
-            "unusable (Claude Code shows a warning and carries on: DoneCheck never blocks "
-            "an agent because it is down)."
+            "Exit status: 0 handled; 1 DoneCheck is not running or the payload is unusable "
+            "(one line on stderr; Claude Code shows it and carries on: DoneCheck never "
+            "blocks an agent because it is down). Gives up connecting after 1 s."
         ),
     )
+    hook.add_argument("--runtime-file", type=Path, default=None, help="the service's runtime file")
     hook.add_argument(
-        "--address", default="auto", help="Ray address of the running DoneCheck (default: auto)"
+        "--namespace", default=None, help="the service's namespace (default: donecheck)"
+    )
+    hook.add_argument(
+        "--timeout", type=float, default=600.0, help="seconds to wait for a review (600)"
     )
     hook.set_defaults(func=_cmd_hook)
 
@@ -724,65 +753,161 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
+    from donecheck.actors.judge import is_loopback
     from donecheck.runtime.api import DoneCheck
+    from donecheck.runtime.endpoint import (
+        Endpoint,
+        new_token,
+        remove_endpoint,
+        runtime_file,
+        write_endpoint,
+    )
 
     try:
         overrides = _judge_overrides(args)
     except ValueError as exc:
         _error(str(exc))
         return EXIT_INPUT
+    token: str | None = None
+    if args.token_env:
+        token = os.environ.get(args.token_env) or None
+        if token is None:
+            _error(f"--token-env: the environment variable {args.token_env} is not set")
+            return EXIT_INPUT
+    elif args.require_token or not is_loopback(args.host):
+        token = new_token()
+    if not 0 <= args.port <= 65535:
+        _error(f"--port must be from 0 to 65535, not {args.port}")
+        return EXIT_INPUT
     try:
-        dc = DoneCheck.start(args.address, **overrides)
+        if args.in_process:
+            dc = DoneCheck.start_local(**overrides)
+        else:
+            dc = DoneCheck.start(args.address, **overrides)
     except DoneCheckError as exc:
         _error(str(exc))
         return EXIT_FAILURE
-    from donecheck.actors.deploy import ray_address
+    import socket
 
-    print(
-        f"DoneCheck is running in namespace {dc.config.namespace!r} on Ray at "
-        f"{ray_address()}; store {dc.config.effective_store_url}.",
-        file=sys.stderr,
-    )
-    print(
-        "Attach with DoneCheck.start('auto') or 'donecheck hook'. Ctrl-C stops it.", file=sys.stderr
-    )
-    stop = asyncio.Event()
+    import uvicorn
 
-    async def wait() -> None:
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, stop.set)
-        await stop.wait()
+    from donecheck.runtime.service import create_app
 
+    family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM)
     try:
-        asyncio.run(wait())
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind((args.host, args.port))
+    except OSError as exc:
+        listener.close()
+        dc.shutdown()
+        _error(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}")
+        return EXIT_FAILURE
+    port = listener.getsockname()[1]
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    url = f"http://{host}:{port}"
+    path = runtime_file(dc.config.namespace, args.runtime_file)
+    write_endpoint(path, Endpoint(url, token, dc.config.namespace, os.getpid()))
+    where = "in this process" if args.in_process else "on Ray"
+    print(
+        f"DoneCheck serves {url} (namespace {dc.config.namespace!r}, actors {where}); "
+        f"runtime file {path}"
+        + ("; bearer token required" if token else "")
+        + ". Ctrl-C stops it.",
+        file=sys.stderr,
+        flush=True,
+    )
+    server = uvicorn.Server(
+        uvicorn.Config(
+            create_app(dc, token=token),
+            log_level="warning",
+            timeout_keep_alive=30,
+            limit_concurrency=4096,
+            lifespan="off",
+        )
+    )
+    try:
+        server.run(sockets=[listener])
+    except KeyboardInterrupt:  # uvicorn hands the Ctrl-C it handled back: a normal stop
+        pass
     finally:
+        remove_endpoint(path, os.getpid())
         dc.shutdown()
     return EXIT_OK
 
 
 def _cmd_hook(args: argparse.Namespace) -> int:
-    from donecheck.runtime.api import DoneCheck
-    from donecheck.runtime.hooks import handle
+    """A thin client: the payload to the running service, its answer to stdout."""
+    import urllib.error
+    import urllib.request
 
+    from donecheck.runtime.endpoint import read_endpoint, runtime_file
+
+    raw = sys.stdin.buffer.read()
     try:
-        payload = json.loads(sys.stdin.read() or "{}")
+        payload = json.loads(raw or b"{}")
         if not isinstance(payload, dict):
             raise ValueError("the payload is not a JSON object")
     except ValueError as exc:
-        _error(f"hook payload: {exc}")
+        _error(f"hook payload: {exc}; this turn was not checked")
         return EXIT_FAILURE
+    path = runtime_file(
+        args.namespace or os.environ.get("DONECHECK_NAMESPACE") or "donecheck", args.runtime_file
+    )
+    endpoint = read_endpoint(path)
+    if endpoint is None:
+        _error(
+            f"DoneCheck is not running (no runtime file {path}; start 'donecheck serve'):"
+            " this turn was not checked"
+        )
+        return EXIT_FAILURE
+    request = urllib.request.Request(
+        endpoint.url + "/v1/hooks/claude-code",
+        data=json.dumps(payload).encode(),
+        headers={
+            "content-type": "application/json",
+            **({"authorization": f"Bearer {endpoint.token}"} if endpoint.token else {}),
+        },
+        method="POST",
+    )
     try:
-        dc = DoneCheck.start(args.address)
-        reply = handle(dc, payload)
-    except DoneCheckError as exc:
-        _error(f"DoneCheck is not reachable or failed, so this turn was not checked: {exc}")
+        _listening(endpoint.url, 1.0)
+        with urllib.request.urlopen(request, timeout=args.timeout) as answer:
+            body = answer.read()
+            note = answer.headers.get("x-donecheck-note", "")
+    except urllib.error.HTTPError as exc:
+        detail = exc.read().decode("utf-8", "replace")
+        try:
+            detail = json.loads(detail).get("error", detail)
+        except (ValueError, AttributeError):
+            pass
+        _error(f"DoneCheck refused the hook ({exc.code}): {detail}; this turn was not checked")
         return EXIT_FAILURE
-    if reply.output:
-        print(json.dumps(reply.output, ensure_ascii=False))
-    if reply.note:
-        print(reply.note, file=sys.stderr)
+    except (OSError, urllib.error.URLError) as exc:
+        reason = getattr(exc, "reason", exc)
+        _error(
+            f"DoneCheck is not reachable at {endpoint.url} ({reason}): this turn was not checked"
+        )
+        return EXIT_FAILURE
+    output = json.loads(body or b"{}")
+    if output:
+        print(json.dumps(output, ensure_ascii=False))
+    if note:
+        print(note, file=sys.stderr)
     return EXIT_OK
+
+
+def _listening(url: str, within_s: float) -> None:
+    """Raise ``OSError`` unless something accepts connections at ``url`` within
+    ``within_s``: a hook never waits on a dead service."""
+    import socket
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    with socket.create_connection(
+        (parts.hostname or "127.0.0.1", parts.port or 80), timeout=within_s
+    ):
+        pass
 
 
 # -------------------------------------------------------------------- parse

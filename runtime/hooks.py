@@ -72,9 +72,13 @@ def stop_event_id(payload: dict[str, Any], answer: str) -> str:
 
 
 def _transcript(payload: dict[str, Any]) -> Any | None:
+    """The session's transcript (``None`` when the payload names none); a named
+    transcript that is not there is an input error, not a silent skip."""
     path = payload.get("transcript_path")
-    if not isinstance(path, str) or not Path(path).is_file():
+    if not isinstance(path, str) or not path:
         return None
+    if not Path(path).is_file():
+        raise InputError(f"the hook payload's transcript_path {path!r} does not exist")
     try:
         return load_claude_jsonl(path)
     except TranscriptError:

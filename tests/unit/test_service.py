@@ -1,0 +1,274 @@
+"""The HTTP API, served by uvicorn on 127.0.0.1 over an in-process deployment (no Ray):
+every endpoint, its limits and errors, the OpenAPI document, and schemathesis
+property tests of the API against that document."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+from hypothesis import HealthCheck, settings
+
+from donecheck.parsers import samples
+from donecheck.runtime import DoneCheck
+from donecheck.runtime.service import Limits, create_app
+
+TOKEN = "test-token-0123456789"
+
+
+class Server:
+    """uvicorn in a thread, on a free loopback port it bound itself."""
+
+    def __init__(self, app: object) -> None:
+        self.socket = socket.socket()
+        self.socket.bind(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.socket.getsockname()[1]}"
+        self.server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+        self.thread = threading.Thread(
+            target=self.server.run, kwargs={"sockets": [self.socket]}, daemon=True
+        )
+
+    def __enter__(self) -> Server:
+        self.thread.start()
+        deadline = time.monotonic() + 10
+        while not self.server.started and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+        self.socket.close()
+
+
+@pytest.fixture(scope="module")
+def dc(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DoneCheck]:
+    app = DoneCheck.start_local(data_dir=tmp_path_factory.mktemp("service"), parser_actors=1)
+    yield app
+    app.shutdown()
+
+
+@pytest.fixture(scope="module")
+def api(dc: DoneCheck) -> Iterator[httpx.Client]:
+    app = create_app(dc, token=TOKEN, limits=Limits(max_body_bytes=200_000, max_json_depth=16))
+    with (
+        Server(app) as server,
+        httpx.Client(
+            base_url=server.url, headers={"authorization": f"Bearer {TOKEN}"}, timeout=30
+        ) as client,
+    ):
+        yield client
+
+
+def test_a_whole_loop_over_http(api: httpx.Client) -> None:
+    opened = api.post(
+        "/v1/sessions", json={"request": "Fix add() in calc.py; make `pytest -q` pass."}
+    )
+    assert opened.status_code == 201
+    sid = opened.json()["session_id"]
+    shot = base64.b64encode(samples.image(seed=3, text=False).data).decode()
+    events = [
+        {
+            "type": "tool_call",
+            "name": "bash",
+            "arguments": {"command": "pytest -q"},
+            "call_id": "t",
+        },
+        {"type": "tool_result", "call_id": "t", "output": "1 failed in 0.1s", "exit_code": 1},
+        {"type": "tool_call", "name": "screenshot", "call_id": "s"},
+        {
+            "type": "tool_result",
+            "call_id": "s",
+            "output": "ok",
+            "images": [{"name": "a.png", "data": shot}],
+        },
+    ]
+    recorded = api.post(f"/v1/sessions/{sid}/events", json={"events": events})
+    assert recorded.json() == {"recorded": 4, "skipped": 0}
+    stop = api.post(
+        f"/v1/sessions/{sid}/stop", json={"answer": "Fixed; all tests pass.", "event_id": "e1"}
+    )
+    body = stop.json()
+    assert (body["action"], body["decision"], body["round"]) == ("steer", "need_fix", 1)
+    assert "from DoneCheck" in body["message"]
+    again = api.post(
+        f"/v1/sessions/{sid}/stop", json={"answer": "Fixed; all tests pass.", "event_id": "e1"}
+    )
+    assert again.json()["message"] == body["message"]  # the same stop event, answered once
+    assert api.post(f"/v1/sessions/{sid}/input", json={"text": "Now write CHANGELOG.md."}).json()[
+        "request_id"
+    ]
+    card = api.get(f"/v1/sessions/{sid}/report").json()
+    assert card["session"] == sid
+    page = api.get(f"/v1/sessions/{sid}/report", params={"format": "html"})
+    assert page.headers["content-type"].startswith("text/html") and "<html" in page.text
+    assert api.post(f"/v1/sessions/{sid}/opt-out", json={"scope": "request"}).json()["ok"]
+    assert api.post(f"/v1/sessions/{sid}/cancel", json={}).json()["ok"]
+    listed = api.get("/v1/sessions", params={"limit": 50}).json()["sessions"]
+    assert sid in [s["session_id"] for s in listed]
+    assert "controller-0" in api.get("/v1/statistics").json()
+
+
+def test_health_is_public_and_the_rest_needs_the_token(api: httpx.Client) -> None:
+    with httpx.Client(base_url=str(api.base_url), timeout=10) as bare:
+        assert bare.get("/v1/health").json()["status"] == "ok"
+        refused = bare.get("/v1/sessions")
+        assert refused.status_code == 401 and "Bearer" in refused.json()["error"]
+        wrong = bare.get("/v1/sessions", headers={"authorization": "Bearer nope"})
+        assert wrong.status_code == 401
+        assert bare.get("/openapi.json").json()["openapi"].startswith("3.")
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "status", "says"),
+    [
+        ("/v1/sessions", b"", 400, "empty"),
+        ("/v1/sessions", b"{not json", 400, "not valid JSON"),
+        ("/v1/sessions", b"[" * 5000 + b"]" * 5000, 400, "nested"),
+        (
+            "/v1/sessions",
+            json.dumps(
+                {"request": "x", "policy": {"tenant": [[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]}}
+            ).encode(),
+            400,
+            "deeper than 16",
+        ),
+        ("/v1/sessions", json.dumps({"request": "x", "surprise": 1}).encode(), 400, "surprise"),
+        ("/v1/sessions", json.dumps({"request": "   "}).encode(), 400, "`$.request`"),
+        ("/v1/sessions", b'{"request": "' + b"x" * 300_000 + b'"}', 413, "byte limit"),
+        ("/v1/sessions/s-nobody/stop", json.dumps({"answer": "done"}).encode(), 404, "s-nobody"),
+    ],
+)
+def test_bad_requests_say_what_is_wrong(
+    api: httpx.Client, path: str, body: bytes, status: int, says: str
+) -> None:
+    answer = api.post(path, content=body, headers={"content-type": "application/json"})
+    assert answer.status_code == status
+    assert says in answer.json()["error"]
+
+
+def test_the_claude_code_hook_endpoint(api: httpx.Client) -> None:
+    common = {"session_id": "http-hook-1"}
+    api.post(
+        "/v1/hooks/claude-code",
+        json={**common, "hook_event_name": "UserPromptSubmit", "prompt": "Make `pytest -q` pass."},
+    )
+    post = {
+        **common,
+        "hook_event_name": "PostToolUse",
+        "tool_name": "Bash",
+        "tool_use_id": "t1",
+        "tool_input": {"command": "pytest -q"},
+        "tool_response": {"stdout": "1 failed, 2 passed in 0.1s", "stderr": "", "exitCode": 1},
+    }
+    assert api.post("/v1/hooks/claude-code", json=post).headers["x-donecheck-note"] == "recorded"
+    stop = {**common, "hook_event_name": "Stop", "last_assistant_message": "All tests pass."}
+    answer = api.post("/v1/hooks/claude-code", json=stop)
+    assert answer.json()["decision"] == "block"
+    missing = api.post("/v1/hooks/claude-code", json={"hook_event_name": "Stop"})
+    assert missing.status_code == 400 and "session_id" in missing.json()["error"]
+    gone = api.post(
+        "/v1/hooks/claude-code",
+        json={**stop, "session_id": "http-hook-2", "transcript_path": "/nonexistent/t.jsonl"},
+    )
+    assert gone.status_code == 400 and "does not exist" in gone.json()["error"]
+
+
+def test_the_api_holds_its_contract_for_generated_requests(dc: DoneCheck) -> None:
+    """schemathesis: requests generated from the OpenAPI document (each operation, valid
+    and invalid bodies) never get a 5xx, and every answer matches the document."""
+    import schemathesis
+    from hypothesis import given
+
+    schema = schemathesis.openapi.from_asgi("/openapi.json", create_app(dc, token=TOKEN))
+    operations = [result.ok() for result in schema.get_all_operations()]
+    assert len(operations) >= 10
+    for operation in operations:
+
+        @settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
+        @given(case=operation.as_strategy())
+        def run(case: Any) -> None:
+            case.headers = {**(case.headers or {}), "Authorization": f"Bearer {TOKEN}"}
+            case.call_and_validate()
+
+        run()
+
+
+def _cli() -> list[str]:
+    script = Path(sys.executable).with_name("donecheck")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "donecheck.runtime.cli"]
+
+
+def test_serve_and_the_thin_hook_client(tmp_path: Path) -> None:
+    runtime = tmp_path / "run" / "dc.json"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("RAY_", "DONECHECK_"))}
+    env |= {"DONECHECK_DATA_DIR": str(tmp_path / "data"), "DONECHECK_RUNTIME_FILE": str(runtime)}
+    serve = subprocess.Popen(
+        [*_cli(), "serve", "--in-process", "--port", "0", "--require-token"],
+        env=env,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert serve.stderr is not None
+        line = serve.stderr.readline()
+        assert "DoneCheck serves http://127.0.0.1:" in line and "bearer token required" in line
+        assert runtime.stat().st_mode & 0o777 == 0o600
+        assert runtime.parent.stat().st_mode & 0o777 == 0o700
+
+        def hook(payload: dict[str, object]) -> subprocess.CompletedProcess[str]:
+            return subprocess.run(
+                [*_cli(), "hook"],
+                input=json.dumps(payload),
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=60,
+            )
+
+        common = {"session_id": "cli-hook"}
+        assert (
+            hook(
+                {
+                    **common,
+                    "hook_event_name": "UserPromptSubmit",
+                    "prompt": "Make `pytest -q` pass.",
+                }
+            ).returncode
+            == 0
+        )
+        stop = hook(
+            {**common, "hook_event_name": "Stop", "last_assistant_message": "All tests pass now."}
+        )
+        assert stop.returncode == 0
+        assert json.loads(stop.stdout)["decision"] == "block"
+        assert "DoneCheck: need_evidence" in stop.stderr
+        bad = hook({"hook_event_name": "Stop"})
+        assert bad.returncode == 1
+        assert bad.stderr.strip() == (
+            "donecheck: error: DoneCheck refused the hook (400): the hook payload has no"
+            " session_id; this turn was not checked"
+        )
+    finally:
+        serve.send_signal(signal.SIGINT)
+        serve.communicate(timeout=30)  # waits, and closes its pipe
+    assert serve.returncode == 0
+    assert not runtime.exists()  # removed on the way out
+    down = subprocess.run(
+        [*_cli(), "hook"], input="{}", env=env, capture_output=True, text=True, timeout=30
+    )
+    assert down.returncode == 1
+    assert "DoneCheck is not running" in down.stderr and "this turn was not checked" in down.stderr
