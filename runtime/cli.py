@@ -226,6 +226,22 @@ def build_parser() -> argparse.ArgumentParser:
     )
     hook.set_defaults(func=_cmd_hook)
 
+    sessions = commands.add_parser(
+        "sessions",
+        help="list the sessions of the running service",
+        description=(
+            "List the sessions of the running 'donecheck serve' (found through its runtime "
+            "file), most recently updated first: decision, rounds, end reason, age."
+        ),
+    )
+    sessions.add_argument("--limit", type=int, default=50, help="at most this many (50)")
+    sessions.add_argument("--json", action="store_true", help="one JSON object per line")
+    sessions.add_argument(
+        "--runtime-file", type=Path, default=None, help="the service's runtime file"
+    )
+    sessions.add_argument("--namespace", default=None, help=argparse.SUPPRESS)
+    sessions.set_defaults(func=_cmd_sessions)
+
     evaluate = commands.add_parser(
         "eval",
         help="measure how often DoneCheck decides right on labelled transcripts",
@@ -894,6 +910,61 @@ def _cmd_hook(args: argparse.Namespace) -> int:
         print(json.dumps(output, ensure_ascii=False))
     if note:
         print(note, file=sys.stderr)
+    return EXIT_OK
+
+
+def _service_get(args: argparse.Namespace, path: str) -> Any:
+    """GET ``path`` of the running service; raises ``DoneCheckError`` saying why not."""
+    import urllib.error
+    import urllib.request
+
+    from donecheck.runtime.endpoint import read_endpoint, runtime_file
+
+    namespace = args.namespace or os.environ.get("DONECHECK_NAMESPACE") or "donecheck"
+    where = runtime_file(namespace, args.runtime_file)
+    endpoint = read_endpoint(where)
+    if endpoint is None:
+        raise DoneCheckError(f"DoneCheck is not running (no runtime file {where})")
+    headers = {"authorization": f"Bearer {endpoint.token}"} if endpoint.token else {}
+    request = urllib.request.Request(endpoint.url + path, headers=headers)
+    try:
+        _listening(endpoint.url, 1.0)
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return json.loads(answer.read())
+    except urllib.error.HTTPError as exc:
+        raise DoneCheckError(f"{endpoint.url}{path}: HTTP {exc.code}") from None
+    except OSError as exc:
+        raise DoneCheckError(f"DoneCheck is not reachable at {endpoint.url}: {exc}") from None
+
+
+def _age(seconds: float) -> str:
+    for unit, size in (("d", 86_400), ("h", 3_600), ("m", 60)):
+        if seconds >= size:
+            return f"{seconds / size:.0f}{unit}"
+    return f"{max(0.0, seconds):.0f}s"
+
+
+def _cmd_sessions(args: argparse.Namespace) -> int:
+    if not 1 <= args.limit <= 10_000:
+        _error("--limit must be from 1 to 10000")
+        return EXIT_INPUT
+    try:
+        found = _service_get(args, f"/v1/sessions?limit={args.limit}")["sessions"]
+    except DoneCheckError as exc:
+        _error(str(exc))
+        return EXIT_FAILURE
+    now = time.time()
+    if args.json:
+        for item in found:
+            print(json.dumps(item, ensure_ascii=False))
+        return EXIT_OK
+    print(f"{'SESSION':<40} {'DECISION':<14} {'ROUNDS':>6} {'END':<12} {'AGE':>5}  REQUEST")
+    for item in found:
+        age = _age(now - item["updated_at"]) if item["updated_at"] else "?"
+        print(
+            f"{item['session_id']:<40} {item['decision'] or '-':<14} {item['rounds_used']:>6} "
+            f"{item['end_reason'] or '-':<12} {age:>5}  {item['request'][:60]}"
+        )
     return EXIT_OK
 
 

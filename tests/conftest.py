@@ -20,6 +20,12 @@ settings.register_profile(
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
+# Tests own their world: a deployment a test starts without a data_dir keeps its
+# stores here, and a service writes its runtime file here — never under $HOME.
+_SCRATCH = tempfile.mkdtemp(prefix="donecheck-tests-")
+os.environ.setdefault("DONECHECK_DATA_DIR", os.path.join(_SCRATCH, "data"))
+os.environ.setdefault("DONECHECK_RUNTIME_FILE", os.path.join(_SCRATCH, "run", "serve.json"))
+
 POSTGRES_ENV = "DONECHECK_TEST_POSTGRES_URL"
 
 

@@ -256,6 +256,13 @@ def test_serve_and_the_thin_hook_client(tmp_path: Path) -> None:
         assert stop.returncode == 0
         assert json.loads(stop.stdout)["decision"] == "block"
         assert "DoneCheck: need_evidence" in stop.stderr
+        listed = subprocess.run(
+            [*_cli(), "sessions"], env=env, capture_output=True, text=True, timeout=60
+        )
+        assert listed.returncode == 0, listed.stderr
+        header, row = listed.stdout.splitlines()[:2]
+        assert header.split()[:5] == ["SESSION", "DECISION", "ROUNDS", "END", "AGE"]
+        assert row.startswith("claude-cli-hook") and "need_evidence" in row
         bad = hook({"hook_event_name": "Stop"})
         assert bad.returncode == 1
         assert bad.stderr.strip() == (
