@@ -22,11 +22,12 @@ from typing import Any
 
 from donecheck.actors.errors import TranscriptError
 from donecheck.runtime.transcripts.claude import parse_claude_lines
+from donecheck.runtime.transcripts.codex import CODEX_TYPES, parse_codex_lines
 from donecheck.runtime.transcripts.openai import Transcript, parse_openai, read_transcript_text
 
 __all__ = ["FORMS", "detect_form", "load_transcript"]
 
-FORMS = ("openai", "anthropic", "claude-code", "openai-jsonl")
+FORMS = ("openai", "anthropic", "claude-code", "codex", "openai-jsonl")
 _CLAUDE_TYPES = frozenset({"user", "assistant", "summary", "system", "progress"})
 
 
@@ -78,6 +79,8 @@ def detect_form(text: str) -> tuple[str, Any]:
     if lines is None:
         return "", None
     objects = [line for line in lines if isinstance(line, dict)]
+    if objects and sum(o.get("type") in CODEX_TYPES for o in objects) * 2 >= len(objects):
+        return "codex", text.splitlines()
     if objects and sum(o.get("type") in _CLAUDE_TYPES for o in objects) * 2 >= len(objects):
         return "claude-code", text.splitlines()
     if objects and all("role" in o for o in objects):
@@ -92,6 +95,8 @@ def load_transcript(path: str | Path) -> Transcript:
     form, content = detect_form(text)
     if form == "claude-code":
         transcript = parse_claude_lines(content, source)
+    elif form == "codex":
+        transcript = parse_codex_lines(content, source)
     elif form in {"openai", "anthropic", "openai-jsonl"}:
         transcript = parse_openai(content, source)
     else:
@@ -105,7 +110,7 @@ def load_transcript(path: str | Path) -> Transcript:
         raise TranscriptError(
             source,
             'not a transcript: expected {"messages": [...]}, a list of chat messages, or JSON'
-            " Lines (a Claude Code session, or one chat message per line)",
+            " Lines (a Claude Code session, a Codex rollout, or one chat message per line)",
         )
     transcript.form = form
     return transcript

@@ -113,7 +113,7 @@ def test_a_fresh_process_reviews_in_process_quietly(tmp_path: Path) -> None:
     assert done.stderr.splitlines() == [
         f"donecheck: error: {broken}: not a transcript: expected "
         '{"messages": [...]}, a list of chat messages, or JSON Lines '
-        "(a Claude Code session, or one chat message per line)"
+        "(a Claude Code session, a Codex rollout, or one chat message per line)"
     ]
     decisions = {
         json.loads(line)["session"]: json.loads(line)["decision"]
