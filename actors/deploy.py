@@ -101,7 +101,9 @@ def init_ray(address: str | None, config: Config) -> bool:
     except (ConnectionError, RuntimeError, ValueError) as exc:
         where = address or "a new local instance"
         hint = ""
-        if address and address.startswith("ray://") and "timeout" in str(exc):
+        text = str(exc).lower()
+        auth = any(w in text for w in ("timeout", "timed out", "auth", "token", "unauthenticated"))
+        if address and auth and os.environ.get("RAY_AUTH_MODE") != "token":
             hint = (
                 " (if the cluster uses token authentication, as Ray 2.59+ does for local"
                 " clusters, set RAY_AUTH_MODE=token in this process's environment)"

@@ -186,6 +186,9 @@ SAMPLES: list[m.Message] = [
     m.TurnStopping(session_id="s", answer="done", at=3.0),
     m.Cancel(session_id="s", reason="user", at=4.0),
     m.ReportQuery(session_id="s", request_id="r"),
+    m.SessionSummary(
+        session_id="s", request="Fix it.", decision="pass", rounds_used=1, updated_at=1.5
+    ),
     m.SetPolicy(session_id="s", review=False, scope="session"),
     m.MilestoneCheck(session_id="s", note="halfway"),
     m.AnswerLink(label="A1", decision="pass"),

@@ -60,6 +60,7 @@ def test_every_setting_is_listed_once_with_its_default() -> None:
 
 
 def test_the_data_dir_default_is_what_the_readme_says(monkeypatch, tmp_path) -> None:
+    monkeypatch.delenv("DONECHECK_DATA_DIR", raising=False)  # the suite's own scratch
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     assert Config().data_dir == tmp_path / "donecheck"
     monkeypatch.delenv("XDG_DATA_HOME")
