@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import uuid
@@ -145,28 +146,54 @@ def test_a_read_of_an_image_is_recorded_as_the_tools_material(
     assert recorded.material.previews and recorded.material.previews[0].role == "reference"
 
 
-def test_donecheck_hook_command(dc: DoneCheck, ray_address: str, tmp_path: Path) -> None:
-    payload = {
-        "session_id": uuid.uuid4().hex,
-        "hook_event_name": "UserPromptSubmit",
-        "prompt": "Rename the config flag",
-        "cwd": str(tmp_path),
+def test_serve_on_ray_and_the_hook_command(dc: DoneCheck, ray_address: str, tmp_path: Path) -> None:
+    """``donecheck serve`` attached to the shared Ray deployment, ``donecheck hook``
+    reaching it through the runtime file: the session lands in that deployment."""
+    runtime = tmp_path / "run" / "serve.json"
+    env = {
+        **os.environ,
+        "RAY_ADDRESS": ray_address,
+        "DONECHECK_NAMESPACE": NAMESPACE,
+        "DONECHECK_RUNTIME_FILE": str(runtime),
     }
-    env = {**os.environ, "RAY_ADDRESS": ray_address, "DONECHECK_NAMESPACE": NAMESPACE}
     cli = Path(sys.executable).with_name("donecheck")
-    done = subprocess.run(
-        [str(cli), "hook"],
-        input=json.dumps(payload),
-        text=True,
-        capture_output=True,
+    with subprocess.Popen(
+        [str(cli), "serve", "--address", ray_address, "--port", "0"],
         env=env,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout == "" and "task started" in done.stderr
-    assert dc.session(f"claude-{payload['session_id']}").report().request_id
-
-    broken = subprocess.run(
-        [str(cli), "hook"], input="{not json", text=True, capture_output=True, env=env, timeout=60
-    )
-    assert broken.returncode == 1 and "hook payload" in broken.stderr
+        stderr=subprocess.PIPE,
+        text=True,
+    ) as serve:
+        try:
+            assert serve.stderr is not None
+            started = serve.stderr.readline()
+            assert "actors on Ray" in started, started
+            payload = {
+                "session_id": uuid.uuid4().hex,
+                "hook_event_name": "UserPromptSubmit",
+                "prompt": "Rename the config flag",
+                "cwd": str(tmp_path),
+            }
+            done = subprocess.run(
+                [str(cli), "hook"],
+                input=json.dumps(payload),
+                text=True,
+                capture_output=True,
+                env=env,
+                timeout=120,
+            )
+            assert done.returncode == 0, done.stderr[-2000:]
+            assert done.stdout == "" and "task started" in done.stderr
+            assert dc.session(f"claude-{payload['session_id']}").report().request_id
+            broken = subprocess.run(
+                [str(cli), "hook"],
+                input="{not json",
+                text=True,
+                capture_output=True,
+                env=env,
+                timeout=60,
+            )
+            assert broken.returncode == 1 and "hook payload" in broken.stderr
+        finally:
+            serve.send_signal(signal.SIGINT)
+            serve.communicate(timeout=60)
+    assert serve.returncode == 0
