@@ -20,8 +20,9 @@ type, ``donecheck hook`` as a thin client — drives sessions here::
 Every other route needs ``Authorization: Bearer <token>`` when the service has a
 token (always, when it listens beyond loopback). Bodies over ``max_body_bytes``
 are refused with 413, JSON nested deeper than ``max_json_depth`` with 400; both say
-why. Errors are ``{"error": "…"}`` with 400 (bad input), 401, 404 (unknown
-session), 413 or 503 (an actor did not answer).
+why; a body that has not arrived within ``body_timeout_s`` gets 408. Errors are
+``{"error": "…"}`` with 400 (bad input), 401, 404 (unknown session), 408, 413 or
+503 (an actor did not answer).
 """
 
 from __future__ import annotations
@@ -63,6 +64,9 @@ class Limits:
     max_json_depth: int = 64
     max_events: int = 5_000
     """Events in one ``POST …/events``."""
+    body_timeout_s: float = 30.0
+    """A client that has not sent its whole body by then gets 408 (a slow client
+    cannot hold a connection and its buffer)."""
 
 
 # --------------------------------------------------------------------- bodies
@@ -183,12 +187,21 @@ class _Service:
         if declared is not None and declared.isdigit() and int(declared) > limit:
             raise HttpError(413, f"the body is {declared} bytes, over the {limit} byte limit")
         chunks: list[bytes] = []
-        size = 0
-        async for chunk in request.stream():
-            size += len(chunk)
-            if size > limit:
-                raise HttpError(413, f"the body is over the {limit} byte limit")
-            chunks.append(chunk)
+
+        async def read() -> None:
+            size = 0
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > limit:
+                    raise HttpError(413, f"the body is over the {limit} byte limit")
+                chunks.append(chunk)
+
+        try:
+            await asyncio.wait_for(read(), self.limits.body_timeout_s)
+        except TimeoutError:
+            raise HttpError(
+                408, f"the body did not arrive within {self.limits.body_timeout_s:g} s"
+            ) from None
         raw = b"".join(chunks)
         if not raw.strip():
             raise HttpError(400, "the body is empty: send a JSON object")
@@ -476,7 +489,7 @@ def openapi() -> dict[str, Any]:
         },
     }
     obj = {"description": "OK", "content": {"application/json": {"schema": {"type": "object"}}}}
-    errors = {"400": error, "401": error, "404": error, "409": error, "413": error, "503": error}
+    errors = {code: error for code in ("400", "401", "404", "408", "409", "413", "503")}
     session_param = [
         {"name": "session_id", "in": "path", "required": True, "schema": {"type": "string"}}
     ]

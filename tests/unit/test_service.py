@@ -279,3 +279,17 @@ def test_serve_and_the_thin_hook_client(tmp_path: Path) -> None:
     )
     assert down.returncode == 1
     assert "DoneCheck is not running" in down.stderr and "this turn was not checked" in down.stderr
+
+
+def test_a_slow_client_gets_408_not_a_held_connection(dc: DoneCheck) -> None:
+    app = create_app(dc, limits=Limits(body_timeout_s=0.3))
+    with Server(app) as server:
+        host, port = server.url.removeprefix("http://").split(":")
+        with socket.create_connection((host, int(port)), timeout=10) as conn:
+            conn.sendall(
+                b"POST /v1/sessions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                b'Content-Length: 100\r\n\r\n{"request": '
+            )  # ... and never the rest
+            answer = conn.recv(4096).decode()
+    assert answer.startswith("HTTP/1.1 408")
+    assert "did not arrive within 0.3 s" in answer
