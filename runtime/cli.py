@@ -204,9 +204,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     hook = commands.add_parser(
         "hook",
-        help="handle one Claude Code hook payload (JSON on stdin)",
+        help="handle one Claude Code or Codex hook payload (JSON on stdin)",
         description=(
-            "For Claude Code's command hooks: sends the payload on stdin to the running "
+            "For Claude Code's and Codex's command hooks: sends the payload on stdin to the running "
             "'donecheck serve' (found through its runtime file) and prints its answer — at "
             'Stop, {"decision": "block", "reason": <checklist>} when the agent must go on. '
             "A thin client: it starts no Ray and imports no actor."
@@ -223,6 +223,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     hook.add_argument(
         "--timeout", type=float, default=600.0, help="seconds to wait for a review (600)"
+    )
+    hook.add_argument(
+        "--agent",
+        choices=["claude-code", "codex"],
+        default="claude-code",
+        help="whose hook payload it is (default: claude-code)",
     )
     hook.set_defaults(func=_cmd_hook)
 
@@ -878,7 +884,7 @@ def _cmd_hook(args: argparse.Namespace) -> int:
         )
         return EXIT_FAILURE
     request = urllib.request.Request(
-        endpoint.url + "/v1/hooks/claude-code",
+        f"{endpoint.url}/v1/hooks/{args.agent}",
         data=json.dumps(payload).encode(),
         headers={
             "content-type": "application/json",

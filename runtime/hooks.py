@@ -24,17 +24,19 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from donecheck.actors.errors import InputError, TranscriptError, UnknownSessionError
 from donecheck.actors.messages import Steer
 from donecheck.runtime.replay import NewInput, ToolImages, replay_events
 from donecheck.runtime.transcripts.claude import load_claude_jsonl, response_images, tool_output
+from donecheck.runtime.transcripts.codex import codex_arguments, load_codex
 from donecheck.runtime.transcripts.openai import named_tool_images
 
-__all__ = ["HookReply", "handle", "session_id_for", "stop_event_id"]
+__all__ = ["Agent", "BlockCap", "HookReply", "handle", "session_id_for", "stop_event_id"]
 
 FILE_TOOLS = {"Write", "Edit", "MultiEdit", "NotebookEdit"}
 _UNKNOWN_REQUEST = "(the user's request was not recorded by the hooks)"
@@ -48,14 +50,43 @@ class HookReply:
     note: str = ""
 
 
-def session_id_for(payload: dict[str, Any]) -> str:
-    claude = payload.get("session_id")
-    if not isinstance(claude, str) or not claude:
+Agent = Literal["claude-code", "codex"]
+_PREFIX = {"claude-code": "claude", "codex": "codex"}
+
+
+def session_id_for(payload: dict[str, Any], agent: Agent = "claude-code") -> str:
+    given = payload.get("session_id")
+    if not isinstance(given, str) or not given:
         raise InputError("the hook payload has no session_id")
-    return f"claude-{claude}"
+    return f"{_PREFIX[agent]}-{given}"
 
 
-def stop_event_id(payload: dict[str, Any], answer: str) -> str:
+class BlockCap:
+    """DoneCheck's own cap on consecutive blocked stops of one session (Codex has none,
+    and Claude Code's ``stop_hook_active`` does not cap): past ``limit`` blocks with no
+    new user prompt between, a stop is let through with a note. The loop's round limit
+    ends a task first; this holds even if the loop's state were lost."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._counts: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def reset(self, session_id: str) -> None:
+        with self._lock:
+            self._counts.pop(session_id, None)
+
+    def allow(self, session_id: str) -> bool:
+        """Count one more block; whether it may still block."""
+        with self._lock:
+            count = self._counts.get(session_id, 0) + 1
+            self._counts[session_id] = count
+            while len(self._counts) > 100_000:
+                self._counts.pop(next(iter(self._counts)))
+            return count <= self.limit
+
+
+def stop_event_id(payload: dict[str, Any], answer: str, agent: Agent = "claude-code") -> str:
     """Names one Stop: the same hook delivered again (a retry) gets the same id; a
     later stop — the agent went on and stopped again, even with the same words —
     gets a new one, because the transcript has grown. Claude Code's
@@ -67,11 +98,11 @@ def stop_event_id(payload: dict[str, Any], answer: str) -> str:
         size = None
     if size is None:  # no transcript to tell a retry from a new stop: a new stop
         return "stop-" + os.urandom(8).hex()
-    raw = json.dumps([session_id_for(payload), size, answer]).encode()
+    raw = json.dumps([session_id_for(payload, agent), size, answer]).encode()
     return "stop-" + hashlib.blake2b(raw, digest_size=12).hexdigest()
 
 
-def _transcript(payload: dict[str, Any]) -> Any | None:
+def _transcript(payload: dict[str, Any], agent: Agent = "claude-code") -> Any | None:
     """The session's transcript (``None`` when the payload names none); a named
     transcript that is not there is an input error, not a silent skip."""
     path = payload.get("transcript_path")
@@ -80,24 +111,29 @@ def _transcript(payload: dict[str, Any]) -> Any | None:
     if not Path(path).is_file():
         raise InputError(f"the hook payload's transcript_path {path!r} does not exist")
     try:
-        return load_claude_jsonl(path)
+        return load_codex(path) if agent == "codex" else load_claude_jsonl(path)
     except TranscriptError:
         return None
 
 
-def _session(dc: Any, payload: dict[str, Any], request: str | None = None) -> Any:
-    session_id = session_id_for(payload)
+def _session(
+    dc: Any, payload: dict[str, Any], agent: Agent = "claude-code", request: str | None = None
+) -> Any:
+    session_id = session_id_for(payload, agent)
     try:
         return dc.session(session_id)
     except UnknownSessionError:
-        transcript = _transcript(payload) if request is None else None
+        transcript = _transcript(payload, agent) if request is None else None
         text = request or (transcript.request if transcript is not None else _UNKNOWN_REQUEST)
         return dc.open_session(text, session_id=session_id)
 
 
-def _tool_events(session: Any, payload: dict[str, Any]) -> list[Any]:
+def _tool_events(session: Any, payload: dict[str, Any], agent: Agent = "claude-code") -> list[Any]:
     name = str(payload.get("tool_name", "?"))
     arguments = payload.get("tool_input") if isinstance(payload.get("tool_input"), dict) else {}
+    if agent == "codex":  # the shell tool's argv, as a command line
+        shaped = codex_arguments(name, arguments)
+        arguments = shaped if isinstance(shaped, dict) else arguments
     given = payload.get("tool_use_id")
     if isinstance(given, str) and given:
         call_id = given
@@ -122,19 +158,33 @@ def _tool_events(session: Any, payload: dict[str, Any]) -> list[Any]:
     ]
 
 
-def handle(dc: Any, payload: dict[str, Any]) -> HookReply:
-    """Apply one Claude Code hook payload to the DoneCheck deployment ``dc``."""
+_CAPS: dict[int, BlockCap] = {}
+
+
+def _cap(dc: Any) -> BlockCap:
+    limit = dc.config.max_rounds + 1
+    cap = _CAPS.get(limit)
+    if cap is None:
+        cap = _CAPS[limit] = BlockCap(limit)
+    return cap
+
+
+def handle(dc: Any, payload: dict[str, Any], agent: Agent = "claude-code") -> HookReply:
+    """Apply one hook payload of ``agent`` (Claude Code or Codex: the same events and
+    answers) to the DoneCheck deployment ``dc``."""
     event = payload.get("hook_event_name")
     if event == "UserPromptSubmit":
         prompt = str(payload.get("prompt") or "")
+        session_id = session_id_for(payload, agent)
+        _cap(dc).reset(session_id)
         try:
-            dc.session(session_id_for(payload)).new_user_input(prompt)
+            dc.session(session_id).new_user_input(prompt)
         except UnknownSessionError:
-            dc.open_session(prompt, session_id=session_id_for(payload))
+            dc.open_session(prompt, session_id=session_id)
         return HookReply(note="task started")
     if event in {"PostToolUse", "PostToolUseFailure"}:
-        session = _session(dc, payload)
-        call, result = _tool_events(session, payload)
+        session = _session(dc, payload, agent)
+        call, result = _tool_events(session, payload, agent)
         session.record([call, result])
         arguments = payload.get("tool_input")
         if payload.get("tool_name") in FILE_TOOLS and isinstance(arguments, dict):
@@ -146,8 +196,8 @@ def handle(dc: Any, payload: dict[str, Any]) -> HookReply:
                 )
         return HookReply(note="recorded")
     if event == "Stop":
-        session = _session(dc, payload)
-        transcript = _transcript(payload)
+        session = _session(dc, payload, agent)
+        transcript = _transcript(payload, agent)
         if transcript is not None:
             for item in replay_events(session, transcript):
                 if isinstance(item, NewInput):
@@ -161,11 +211,17 @@ def handle(dc: Any, payload: dict[str, Any]) -> HookReply:
             answer = transcript.answer if transcript is not None else ""
         if not answer.strip():
             return HookReply(note="DoneCheck: no final text to review; the turn was not checked")
-        action = session.turn_stopping(answer, event_id=stop_event_id(payload, answer))
+        action = session.turn_stopping(answer, event_id=stop_event_id(payload, answer, agent))
         card = action.report
         note = f"DoneCheck: {card.decision or 'unverified'}"
         if isinstance(action, Steer):
-            return HookReply(output={"decision": "block", "reason": action.message}, note=note)
+            cap = _cap(dc)
+            if cap.allow(session.session_id):
+                return HookReply(output={"decision": "block", "reason": action.message}, note=note)
+            return HookReply(
+                note=f"{note} (not blocked: {cap.limit} stops in a row were blocked already)"
+            )
+        _cap(dc).reset(session.session_id)
         if card.end_reason and card.end_reason != "pass":
             note += f" (stopped: {card.end_reason})"
         return HookReply(note=note)

@@ -15,6 +15,7 @@ type, ``donecheck hook`` as a thin client — drives sessions here::
     GET  /v1/statistics                     every actor's statistics
     GET  /v1/health                         liveness (no token needed)
     POST /v1/hooks/claude-code              a Claude Code hook payload, answered as a hook
+    POST /v1/hooks/codex                    a Codex hook payload, answered as a hook
     GET  /openapi.json                      this API, described
 
 Every other route needs ``Authorization: Bearer <token>`` when the service has a
@@ -374,12 +375,18 @@ class _Service:
         )
 
     async def claude_code(self, request: Request) -> Response:
+        return await self.hook(request, "claude-code")
+
+    async def codex(self, request: Request) -> Response:
+        return await self.hook(request, "codex")
+
+    async def hook(self, request: Request, agent: Any) -> Response:
         from donecheck.runtime.hooks import handle
 
         payload = await self.body(request)
         if not isinstance(payload, dict):
             raise HttpError(400, "a hook payload is a JSON object")
-        reply = await asyncio.to_thread(handle, self.dc, payload)
+        reply = await asyncio.to_thread(handle, self.dc, payload, agent)
         return JSONResponse(reply.output, headers={"x-donecheck-note": _header(reply.note)})
 
     async def openapi_document(self, request: Request) -> Response:
@@ -450,6 +457,7 @@ def create_app(dc: Any, *, token: str | None = None, limits: Limits | None = Non
         Route(f"{sid}/report", _guarded(service, service.report), methods=["GET"]),
         Route("/v1/statistics", _guarded(service, service.statistics), methods=["GET"]),
         Route("/v1/hooks/claude-code", _guarded(service, service.claude_code), methods=["POST"]),
+        Route("/v1/hooks/codex", _guarded(service, service.codex), methods=["POST"]),
     ]
     return Starlette(routes=routes)
 
@@ -557,6 +565,7 @@ def openapi() -> dict[str, Any]:
         },
         "/v1/statistics": {"get": {"summary": "actor statistics", "responses": {"200": obj}}},
         "/v1/hooks/claude-code": hook,
+        "/v1/hooks/codex": hook,
     }
     return {
         "openapi": "3.0.3",

@@ -30,7 +30,7 @@ from donecheck.actors.errors import TranscriptError
 from donecheck.runtime.transcripts.openai import Step, Transcript, read_transcript_text
 from donecheck.runtime.transcripts.pairing import Pairing
 
-__all__ = ["CODEX_TYPES", "load_codex", "parse_codex_lines"]
+__all__ = ["CODEX_TYPES", "codex_arguments", "load_codex", "parse_codex_lines"]
 
 CODEX_TYPES = frozenset({"session_meta", "turn_context", "response_item", "event_msg", "compacted"})
 _INJECTED = re.compile(
@@ -54,7 +54,7 @@ def _text(content: Any) -> str:
     return "\n".join(parts)
 
 
-def _command(name: str, raw: Any) -> dict[str, Any] | str:
+def codex_arguments(name: str, raw: Any) -> dict[str, Any] | str:
     """A call's arguments, the shell tool's argv made a command line."""
     try:
         args = json.loads(raw) if isinstance(raw, str) else raw
@@ -140,9 +140,9 @@ class _Reader:
             if kind == "custom_tool_call":
                 arguments: dict[str, Any] | str = {"input": str(payload.get("input", ""))}
             elif kind == "local_shell_call":
-                arguments = _command(name, payload.get("action") or {})
+                arguments = codex_arguments(name, payload.get("action") or {})
             else:
-                arguments = _command(name, payload.get("arguments", "{}"))
+                arguments = codex_arguments(name, payload.get("arguments", "{}"))
             self.steps.append(Step(kind="call", call_id=call_id, name=name, arguments=arguments))
             self.acted = True
             self.answer = ""
