@@ -206,8 +206,8 @@ def build_parser() -> argparse.ArgumentParser:
         "hook",
         help="handle one Claude Code or Codex hook payload (JSON on stdin)",
         description=(
-            "For Claude Code's and Codex's command hooks: sends the payload on stdin to the running "
-            "'donecheck serve' (found through its runtime file) and prints its answer — at "
+            "For Claude Code's and Codex's command hooks: sends the payload on stdin to the "
+            "running 'donecheck serve' (found through its runtime file) and prints its answer — at "
             'Stop, {"decision": "block", "reason": <checklist>} when the agent must go on. '
             "A thin client: it starts no Ray and imports no actor."
         ),
