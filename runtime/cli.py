@@ -11,6 +11,7 @@ import argparse
 import asyncio
 import json
 import os
+import signal
 import sys
 import tempfile
 import time
@@ -546,14 +547,27 @@ async def _run_reviews(
                 on_done(index, outcome, seconds)
 
     tasks = [asyncio.ensure_future(one(i, t)) for i, (_, t) in enumerate(loaded)]
-    try:
-        await asyncio.gather(*tasks)
-    except asyncio.CancelledError:  # Ctrl-C: keep what finished, stop the rest
+
+    def interrupt() -> None:  # Ctrl-C: keep what finished, stop the rest
         batch.interrupted = True
         for task in tasks:
             task.cancel()
+
+    loop = asyncio.get_running_loop()
+    try:
+        loop.add_signal_handler(signal.SIGINT, interrupt)
+    except (NotImplementedError, RuntimeError):  # not the main thread, or no signals here
+        pass
+    try:
+        await asyncio.gather(*tasks, return_exceptions=True)
+    except asyncio.CancelledError:
+        interrupt()
         await asyncio.gather(*tasks, return_exceptions=True)
     finally:
+        try:
+            loop.remove_signal_handler(signal.SIGINT)
+        except (NotImplementedError, RuntimeError):
+            pass
         progress.close()
         dc.shutdown()
         if scratch is not None:
