@@ -95,29 +95,30 @@ def response_images(response: Any) -> list[tuple[str, bytes]]:
     an image (``{"type": "image", "file": {"base64": …, "type": "image/png"}}``) or
     content blocks with inline base64 images (an MCP screenshot tool). Images that
     do not decode are left out."""
-    found: list[tuple[str, bytes]] = []
-
-    def add(data: Any, mime: Any) -> None:
-        if not isinstance(data, str):
-            return
-        try:
-            decoded = base64.b64decode(data, validate=True)
-        except (binascii.Error, ValueError):
-            return
-        found.append((str(mime or "image/png").split("/")[-1].split("+")[0] or "bin", decoded))
-
+    found: list[tuple[str, bytes] | None] = []
     blocks: Any = response
     if isinstance(response, dict):
         file = response.get("file")
         if response.get("type") == "image" and isinstance(file, dict):
-            add(file.get("base64"), file.get("type") or file.get("media_type"))
+            found.append(_decoded(file.get("base64"), file.get("type") or file.get("media_type")))
         blocks = response.get("content")
     for block in blocks if isinstance(blocks, list) else []:
         source = block.get("source") if isinstance(block, dict) else None
         if isinstance(source, dict) and block.get("type") == "image":
             if source.get("type") == "base64":
-                add(source.get("data"), source.get("media_type"))
-    return found
+                found.append(_decoded(source.get("data"), source.get("media_type")))
+    return [image for image in found if image is not None]
+
+
+def _decoded(data: Any, mime: Any) -> tuple[str, bytes] | None:
+    """``(extension, bytes)`` of base64 image data, or ``None`` when it does not decode."""
+    if not isinstance(data, str):
+        return None
+    try:
+        decoded = base64.b64decode(data, validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    return str(mime or "image/png").split("/")[-1].split("+")[0] or "bin", decoded
 
 
 class _Reader:
@@ -247,12 +248,10 @@ class _Reader:
         if not isinstance(source, dict) or source.get("type") != "base64":
             self.warnings.append(f"line {number}: an image is not inline base64; skipped")
             return None
-        try:
-            data = base64.b64decode(str(source.get("data", "")), validate=True)
-        except (binascii.Error, ValueError):
+        image = _decoded(str(source.get("data", "")), source.get("media_type"))
+        if image is None:
             self.warnings.append(f"line {number}: an image is not valid base64; skipped")
-            return None
-        return str(source.get("media_type", "image/png")).split("/")[-1], data
+        return image
 
 
 def parse_claude_lines(lines: list[str], source: str = "<transcript>") -> Transcript:
