@@ -44,7 +44,7 @@ __all__ = [
     "actor_names",
     "deploy",
     "disconnect",
-    "embedded_system_config",
+    "embedded_ray_options",
     "init_ray",
     "ray_address",
 ]
@@ -64,9 +64,20 @@ _CONTROLLER_CONCURRENCY = 2048
 # ------------------------------------------------------------------------ Ray
 
 
-def embedded_system_config(config: Config) -> dict[str, Any]:
-    """Ray settings DoneCheck gives an instance it starts itself (for ``ray.init``)."""
-    return {"worker_niceness": config.worker_niceness}
+def embedded_ray_options(config: Config) -> dict[str, Any]:
+    """``ray.init`` options for an instance DoneCheck starts itself.
+
+    Ray 2.60 has no setting that keeps its processes off outside interfaces (it
+    even rewrites a loopback node address to a reachable one); what guards them
+    is Ray's token authentication, on by default for local instances. The
+    README's "Network surface" says so and names the in-process service, which
+    opens no Ray port at all.
+    """
+    return {
+        "include_dashboard": False,
+        "num_cpus": config.num_cpus,
+        "_system_config": {"worker_niceness": config.worker_niceness},
+    }
 
 
 def init_ray(address: str | None, config: Config) -> bool:
@@ -81,8 +92,12 @@ def init_ray(address: str | None, config: Config) -> bool:
         "log_to_driver": False,
     }
     if address is None:
-        kwargs.update(include_dashboard=False, num_cpus=config.num_cpus)
-        kwargs["_system_config"] = embedded_system_config(config)
+        kwargs.update(embedded_ray_options(config))
+        if os.environ.get("RAY_AUTH_MODE", "").lower() == "disabled":
+            log.warning(
+                "RAY_AUTH_MODE=disabled: the Ray instance DoneCheck starts listens on every"
+                " interface with no token; anyone who can reach this host can run code in it"
+            )
     else:
         kwargs["address"] = address
     try:

@@ -298,15 +298,13 @@ def main() -> None:
 
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     from donecheck.actors.config import Config
-    from donecheck.actors.deploy import embedded_system_config
+    from donecheck.actors.deploy import embedded_ray_options
 
     ray.init(
-        num_cpus=2,
-        include_dashboard=False,
         logging_level=logging.ERROR,
         log_to_driver=False,
         # as DoneCheck.start() does, unless --worker-niceness says otherwise
-        _system_config=embedded_system_config(Config(worker_niceness=args.worker_niceness)),
+        **embedded_ray_options(Config(num_cpus=2, worker_niceness=args.worker_niceness)),
     )
     child, url = start_judge(args.judge_latency) if args.judge_latency > 0 else (None, None)
     scratch = tempfile.mkdtemp(prefix="dc-load-")

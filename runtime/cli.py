@@ -834,6 +834,9 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     try:
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         listener.bind((args.host, args.port))
+        # Listening before the URL is announced: a hook that reads the runtime
+        # file at once waits in the backlog instead of being refused.
+        listener.listen(2048)
     except OSError as exc:
         listener.close()
         dc.shutdown()

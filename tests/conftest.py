@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import secrets
 import tempfile
 import uuid
 from collections.abc import Iterator
@@ -25,6 +26,13 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 _SCRATCH = tempfile.mkdtemp(prefix="donecheck-tests-")
 os.environ.setdefault("DONECHECK_DATA_DIR", os.path.join(_SCRATCH, "data"))
 os.environ.setdefault("DONECHECK_RUNTIME_FILE", os.path.join(_SCRATCH, "run", "serve.json"))
+# Ray 2.59+ turns token authentication on for a local instance and, with no token
+# at hand, writes one to ~/.ray/auth_token; and it keeps its session folders in
+# /tmp/ray, moving the session_latest link another Ray on this host may use. A
+# token and a temporary folder of the test session's own keep both to ourselves.
+os.environ.setdefault("RAY_AUTH_TOKEN", secrets.token_hex(32))
+os.environ.setdefault("RAY_TMPDIR", tempfile.mkdtemp(prefix="dcray-", dir="/tmp"))  # short paths
+
 
 POSTGRES_ENV = "DONECHECK_TEST_POSTGRES_URL"
 

@@ -17,15 +17,13 @@ def ray_address() -> Iterator[str]:
 
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     from donecheck.actors.config import Config
-    from donecheck.actors.deploy import embedded_system_config
+    from donecheck.actors.deploy import embedded_ray_options
 
     ray.init(
-        num_cpus=2,
-        include_dashboard=False,
         namespace=NAMESPACE,
         logging_level=logging.ERROR,
         log_to_driver=False,
-        _system_config=embedded_system_config(Config()),  # as DoneCheck.start() does
+        **embedded_ray_options(Config(num_cpus=2)),  # as DoneCheck.start() does
     )
     try:
         yield ray.get_runtime_context().gcs_address

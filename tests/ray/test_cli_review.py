@@ -5,7 +5,6 @@ fresh process."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +15,7 @@ import pytest
 from donecheck.runtime import DoneCheck
 from donecheck.runtime.cli import main
 from tests.ray.conftest import NAMESPACE
+from tests.support.env import child_env
 
 pytestmark = pytest.mark.ray
 
@@ -99,7 +99,7 @@ def _cli() -> list[str]:
 def test_a_fresh_process_reviews_in_process_quietly(tmp_path: Path) -> None:
     broken = tmp_path / "broken.json"
     broken.write_text("{}")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("RAY_", "DONECHECK_"))}
+    env = child_env(tmp_path)
     done = subprocess.run(
         [*_cli(), "review", "--json", str(EXAMPLES), str(broken)],
         capture_output=True,

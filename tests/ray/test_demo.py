@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +13,7 @@ from donecheck.actors.messages import Deliver
 from donecheck.runtime.cli import main
 from donecheck.runtime.demo import run_demo
 from tests.ray.conftest import NAMESPACE
+from tests.support.env import child_env
 
 pytestmark = pytest.mark.ray
 
@@ -45,8 +45,8 @@ def test_the_agent_fixes_the_real_file_in_round_one(ray_address: str, tmp_path: 
     assert any(line.startswith("DoneCheck steers (round 1)") for line in steps)
 
 
-def test_donecheck_demo_from_a_fresh_process() -> None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("RAY_", "DONECHECK_"))}
+def test_donecheck_demo_from_a_fresh_process(tmp_path: Path) -> None:
+    env = child_env(tmp_path)
     script = Path(sys.executable).with_name("donecheck")
     command = [str(script)] if script.exists() else [sys.executable, "-m", "donecheck.runtime.cli"]
     done = subprocess.run([*command, "demo"], capture_output=True, text=True, timeout=240, env=env)
@@ -74,7 +74,7 @@ def test_report_writes_one_self_contained_page(
 
 def test_an_embedded_instance_runs_the_actors_at_normal_priority(tmp_path: Path) -> None:
     # Ray starts workers at niceness 15; DoneCheck's actors then wait behind the host
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("RAY_", "DONECHECK_"))}
+    env = child_env(tmp_path)
     script = (
         "import json, sys\n"
         "from donecheck.runtime import DoneCheck\n"

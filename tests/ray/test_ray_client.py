@@ -22,9 +22,12 @@ def _clean_env() -> dict[str, str]:
     """This process's environment without what its own ray.init() added
     (RAY_CLIENT_MODE, RAY_ADDRESS, PYTHONBREAKPOINT …): a separate cluster and its
     client must not inherit the test session's Ray settings."""
-    return {
+    env = {
         k: v for k, v in os.environ.items() if not k.startswith("RAY_") and k != "PYTHONBREAKPOINT"
     }
+    # The test session's token (tests/conftest.py) stays, so no Ray writes one to $HOME.
+    env["RAY_AUTH_TOKEN"] = os.environ["RAY_AUTH_TOKEN"]
+    return env
 
 
 _SPECIFIC_SERVER_PORT = 23000  # hard-coded in ray/util/client/server/proxier.py

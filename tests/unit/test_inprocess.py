@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import shutil
 import signal
 import subprocess
@@ -23,6 +22,7 @@ from donecheck.parsers import samples
 from donecheck.runtime import DoneCheck
 from donecheck.runtime.replay import review_transcript
 from donecheck.runtime.transcripts.detect import load_transcript
+from tests.support.env import child_env
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -116,7 +116,7 @@ def test_ctrl_c_keeps_what_finished(tmp_path: Path) -> None:
         for path in CORPUS.iterdir():
             shutil.copy(path, folder / f"{n}-{path.name}")
     total = len(list(folder.iterdir()))
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("RAY_", "DONECHECK_"))}
+    env = child_env(tmp_path)
     stderr = tmp_path / "stderr.txt"
     with (
         stderr.open("w") as err,

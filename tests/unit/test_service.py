@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import base64
 import json
-import os
 import signal
 import socket
 import subprocess
@@ -18,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import psutil
 import pytest
 import uvicorn
 from hypothesis import HealthCheck, settings
@@ -25,6 +25,7 @@ from hypothesis import HealthCheck, settings
 from donecheck.parsers import samples
 from donecheck.runtime import DoneCheck
 from donecheck.runtime.service import Limits, create_app
+from tests.support.env import child_env
 
 TOKEN = "test-token-0123456789"
 
@@ -213,9 +214,8 @@ def _cli() -> list[str]:
 
 
 def test_serve_and_the_thin_hook_client(tmp_path: Path) -> None:
-    runtime = tmp_path / "run" / "dc.json"
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("RAY_", "DONECHECK_"))}
-    env |= {"DONECHECK_DATA_DIR": str(tmp_path / "data"), "DONECHECK_RUNTIME_FILE": str(runtime)}
+    env = child_env(tmp_path)
+    runtime = Path(env["DONECHECK_RUNTIME_FILE"])
     serve = subprocess.Popen(
         [*_cli(), "serve", "--in-process", "--port", "0", "--require-token"],
         env=env,
@@ -228,6 +228,13 @@ def test_serve_and_the_thin_hook_client(tmp_path: Path) -> None:
         assert "DoneCheck serves http://127.0.0.1:" in line and "bearer token required" in line
         assert runtime.stat().st_mode & 0o777 == 0o600
         assert runtime.parent.stat().st_mode & 0o777 == 0o700
+        # The in-process service opens one socket, on loopback: no Ray ports.
+        listening = [
+            c.laddr.ip
+            for c in psutil.Process(serve.pid).net_connections("inet")
+            if c.status == psutil.CONN_LISTEN
+        ]
+        assert listening == ["127.0.0.1"]
 
         def hook(payload: dict[str, object]) -> subprocess.CompletedProcess[str]:
             return subprocess.run(
