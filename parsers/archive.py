@@ -18,7 +18,7 @@ import tarfile
 import zlib
 from dataclasses import dataclass
 
-from donecheck.parsers.base import MaterialBuilder, ParseContext, markdown_table
+from donecheck.parsers.base import MaterialBuilder, ParseContext, failure_reason, markdown_table
 from donecheck.parsers.detect import ZIP, Detection
 from donecheck.parsers.material import Material
 from donecheck.parsers.zipcheck import inspect_zip, read_member, unsafe_name
@@ -137,7 +137,7 @@ class ArchiveParser:
                 try:
                     content = read_member(archive, info, min(limits.member_bytes, budget))
                 except Exception as exc:  # a damaged member (CRC, encryption) is named, not fatal
-                    entry.note = f"not read: {type(exc).__name__}: {exc}"
+                    entry.note = f"not read: {failure_reason(exc)}"
                     continue
                 if content is None:
                     entry.note = "not read: inflates past its declared size (zip bomb?)"

@@ -33,6 +33,7 @@ __all__ = [
     "ParseContext",
     "ParseLimits",
     "Parser",
+    "failure_reason",
     "markdown_table",
     "source_id",
 ]
@@ -165,7 +166,11 @@ class MaterialBuilder:
         if not text.strip():
             return not self.full
         limits = self.ctx.limits
-        pieces = [text] if len(text) <= limits.block_chars else _split(text, limits.block_chars)
+        pieces = (
+            [text]
+            if len(text) <= limits.block_chars
+            else _split(text, limits.block_chars, limits.text_chars - self._chars)
+        )
         for piece in pieces:
             if self._chars + len(piece) > limits.text_chars:
                 self.stop(f"text budget of {limits.text_chars} characters reached")
@@ -272,26 +277,62 @@ class MaterialBuilder:
         return self.build("unparsed", reason)
 
 
-def _split(text: str, size: int) -> list[str]:
-    """Split at line breaks where possible, never inside a line shorter than ``size``."""
+def _split(text: str, size: int, budget: int) -> list[str]:
+    """Cut ``text`` into pieces of at most ``size`` characters, at the last line
+    break inside each piece where there is one; stops once ``budget`` characters
+    are cut (the caller drops the rest). Linear: each piece costs its own length."""
     pieces: list[str] = []
-    current: list[str] = []
-    length = 0
-    for line in text.split("\n"):
-        while len(line) > size:
-            if current:
-                pieces.append("\n".join(current))
-                current, length = [], 0
-            pieces.append(line[:size])
-            line = line[size:]
-        if length + len(line) + 1 > size and current:
-            pieces.append("\n".join(current))
-            current, length = [], 0
-        current.append(line)
-        length += len(line) + 1
-    if current:
-        pieces.append("\n".join(current))
-    return [p for p in pieces if p.strip()]
+    produced = 0
+    start, end_of_text = 0, len(text)
+    while start < end_of_text and produced <= budget:
+        end = min(end_of_text, start + size)
+        if end < end_of_text:
+            cut = text.rfind("\n", start, end + 1)
+            if cut > start:
+                end = cut
+        piece = text[start:end]
+        if piece.strip():
+            pieces.append(piece)
+            produced += len(piece)
+        start = end + 1 if end < end_of_text and text[end] == "\n" else end
+    return pieces
+
+
+_TRUNCATED = ("truncated", "unexpected end", "end of file", "premature end", "too short")
+_UNSUPPORTED = ("not supported", "unsupported", "not implemented", "encrypt", "password")
+_DAMAGED_TYPES = {
+    "BadZipFile": "the ZIP container is damaged",
+    "LargeZipFile": "the ZIP container needs ZIP64 features it lacks",
+    "error": "compressed data is corrupt",  # zlib.error, struct.error
+    "ParseError": "malformed XML",
+    "XMLSyntaxError": "malformed XML",
+    "DocumentInvalid": "malformed XML",
+    "UnidentifiedImageError": "not a readable image",
+    "DecompressionBombError": "the image is too large when decoded",
+    "FileDataError": "the PDF structure is damaged",
+    "PackageNotFoundError": "not a valid Office package",
+    "UnicodeDecodeError": "text that does not decode",
+    "KeyError": "a part it refers to is missing",
+    "IndexError": "a reference points outside the file",
+    "InvalidFileException": "not a valid Office package",
+}
+
+
+def failure_reason(exc: BaseException) -> str:
+    """A specific reason for an exception a format library raised on bad input:
+    ``truncated``, ``unsupported feature`` or ``damaged``, with the library's words."""
+    name = type(exc).__name__
+    detail = " ".join(str(exc).split())[:200]
+    said = f"{name}: {detail}" if detail else name
+    lower = detail.lower()
+    if isinstance(exc, EOFError) or any(word in lower for word in _TRUNCATED):
+        return f"truncated: the file ends early ({said})"
+    if isinstance(exc, NotImplementedError) or any(word in lower for word in _UNSUPPORTED):
+        return f"unsupported feature: {said}"
+    if "crc" in lower or "checksum" in lower:
+        return f"damaged: a checksum does not match ({said})"
+    what = _DAMAGED_TYPES.get(name, "its content is inconsistent")
+    return f"damaged: {what} ({said})"
 
 
 class Parser(Protocol):

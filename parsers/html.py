@@ -203,6 +203,10 @@ class _Converter(HTMLParser):
 
     def close(self) -> None:
         super().close()
+        # An unclosed <script> or <title> ends with the document: without this
+        # the open tables below would never see their end tag.
+        self._skip = 0
+        self._in_title = False
         while self._tables:
             self.handle_endtag("table")
         self._flush()

@@ -138,7 +138,7 @@ class SvgParser:
     def parse(self, data: bytes, ctx: ParseContext) -> Material:
         import xml.etree.ElementTree as ET
 
-        import pymupdf
+        from donecheck.parsers.mupdf import pymupdf
 
         out = ctx.builder(self.recipe)
         decoded = decode_text(data)

@@ -15,7 +15,7 @@ from email import policy
 from email.message import EmailMessage
 from typing import Any
 
-from donecheck.parsers.base import MaterialBuilder, ParseContext, markdown_table
+from donecheck.parsers.base import MaterialBuilder, ParseContext, failure_reason, markdown_table
 from donecheck.parsers.detect import Detection
 from donecheck.parsers.html import add_html
 from donecheck.parsers.material import Material
@@ -92,7 +92,7 @@ class MailParser:
         try:
             message: Any = extract_msg.openMsg(data)
         except Exception as exc:  # the library raises many types on damaged files
-            return out.fail(f"corrupt: {type(exc).__name__}: {exc}")
+            return out.fail(failure_reason(exc))
         with message:
             headers = [
                 f"{label}: {value}"

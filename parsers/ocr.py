@@ -16,7 +16,7 @@ import shutil
 import subprocess
 from typing import Any
 
-import pymupdf
+from donecheck.parsers.mupdf import pymupdf
 
 __all__ = ["OCR_MISSING", "ocr_available", "ocr_image", "ocr_page", "tessdata_dir"]
 

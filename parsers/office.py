@@ -26,7 +26,7 @@ from typing import Any
 
 from openpyxl.utils import get_column_letter
 
-from donecheck.parsers.base import MaterialBuilder, ParseContext, markdown_table
+from donecheck.parsers.base import MaterialBuilder, ParseContext, failure_reason, markdown_table
 from donecheck.parsers.detect import DOCX, OOXML, PPTX, XLSX, Detection
 from donecheck.parsers.material import Material
 from donecheck.parsers.zipcheck import inspect_zip
@@ -88,15 +88,15 @@ class OfficeParser:
             )
         try:
             if mime == DOCX:
-                self._docx(data, out)
+                self._docx(data, ctx, out)
             elif mime == XLSX:
                 self._xlsx(data, ctx, out)
             else:
                 self._pptx(data, ctx, out)
         except Exception as exc:  # library errors on damaged files: name them, keep what was read
             if not out.blocks:
-                return out.fail(f"corrupt: {type(exc).__name__}: {exc}")
-            out.stop(f"stopped on damaged content: {type(exc).__name__}: {exc}")
+                return out.fail(failure_reason(exc))
+            out.stop(f"stopped early: {failure_reason(exc)}")
         return out.build()
 
     # ------------------------------------------------------------------ legacy
@@ -141,33 +141,50 @@ class OfficeParser:
 
     # -------------------------------------------------------------------- docx
 
-    def _docx(self, data: bytes, out: MaterialBuilder) -> None:
+    def _docx(self, data: bytes, ctx: ParseContext, out: MaterialBuilder) -> None:
+        """Walks the body's XML once (python-docx's per-paragraph style lookups
+        are quadratic on long documents): paragraphs, tables, equations, alt text."""
         from docx import Document
-        from docx.table import Table
 
         document = Document(io.BytesIO(data))
+        styles = {
+            style.get(_w("styleId")): style.find(_w("name")).get(_w("val"), "")
+            for style in document.styles.element.iterchildren(_w("style"))
+            if style.find(_w("name")) is not None
+        }
         paragraph: list[str] = []
+        held = 0  # characters in ``paragraph``
+        counts = {"paragraphs": 0, "tables": 0, "equations": 0}
 
         def flush() -> bool:
+            nonlocal held
             text = "\n".join(paragraph)
             paragraph.clear()
+            held = 0
             return out.add("text", text)
 
-        for item in document.iter_inner_content():
-            if isinstance(item, Table):
+        for element in _body_items(document.element.body):
+            if counts["paragraphs"] % 256 == 0 and (out.full or ctx.out_of_time()):
+                if ctx.out_of_time():
+                    out.stop(f"time limit of {ctx.limits.soft_deadline_s:g} s reached")
+                break
+            if element.tag == _TBL:
+                counts["tables"] += 1
                 if paragraph and not flush():
                     return
-                rows = [_row_text(row.cells) for row in item.rows]
-                rows = [r for r in rows if any(r)]
+                rows = _docx_rows(element, counts)
                 if rows and not out.add(
                     "table", markdown_table(rows), rows=tuple(tuple(r) for r in rows)
                 ):
                     return
                 continue
-            text = item.text.strip()
+            counts["paragraphs"] += 1
+            text = _inline_text(element, counts).strip()
             if not text:
                 continue
-            style = (item.style.name if item.style is not None else "") or ""
+            props = element.find(_w("pPr"))
+            style_ref = props.find(_w("pStyle")) if props is not None else None
+            style = styles.get(style_ref.get(_w("val")) if style_ref is not None else None, "")
             level = _heading_level(style)
             if level is not None:
                 if paragraph and not flush():
@@ -175,17 +192,16 @@ class OfficeParser:
                 if not out.add("heading", text, level=level):
                     return
                 continue
-            if style.lower().startswith("list") or (
-                item._p.pPr is not None and item._p.pPr.numPr is not None
-            ):
+            numbered = props is not None and props.find(_w("numPr")) is not None
+            if style.lower().startswith("list") or numbered:
                 text = "- " + text
-            if paragraph and sum(map(len, paragraph)) + len(text) > 1_200 and not flush():
+            if paragraph and held + len(text) > 1_200 and not flush():
                 return
             paragraph.append(text)
+            held += len(text)
         if paragraph:
             flush()
-        out.stats["paragraphs"] = float(len(document.paragraphs))
-        out.stats["tables"] = float(len(document.tables))
+        out.stats.update({k: float(v) for k, v in counts.items()})
 
     # -------------------------------------------------------------------- xlsx
 
@@ -317,3 +333,147 @@ def _row_text(cells: Iterable[Any]) -> list[str]:
         previous = cell._tc
         out.append(" ".join(cell.text.split()))
     return out
+
+
+# ----------------------------------------------------------------- docx XML
+
+_W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+_M = "{http://schemas.openxmlformats.org/officeDocument/2006/math}"
+_WP = "{http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing}"
+
+
+def _w(name: str) -> str:
+    return _W + name
+
+
+_T, _TAB, _BR, _CR, _P, _TBL = (_w(n) for n in ("t", "tab", "br", "cr", "p", "tbl"))
+_MATH = (_M + "oMath", _M + "oMathPara")
+_DOC_PR = _WP + "docPr"
+
+
+def _body_items(body: Any) -> Iterator[Any]:
+    """The body's paragraphs and tables in order, through content controls."""
+    for child in body.iterchildren():
+        if child.tag == _P or child.tag == _TBL:
+            yield child
+        elif child.tag in (_w("sdt"), _w("customXml"), _w("sdtContent")):
+            yield from _body_items(child)
+
+
+def _inline_text(element: Any, counts: dict[str, int]) -> str:
+    parts: list[str] = []
+    _collect(element, parts, counts)
+    return "".join(parts)
+
+
+def _collect(element: Any, parts: list[str], counts: dict[str, int]) -> None:
+    for child in element.iterchildren():
+        tag = child.tag
+        if tag == _T:
+            parts.append(child.text or "")
+        elif tag == _TAB:
+            parts.append("\t")
+        elif tag == _BR or tag == _CR:
+            parts.append("\n")
+        elif tag in _MATH:
+            counts["equations"] += 1
+            parts.append(" " + omml_text(child).strip() + " ")
+        elif tag == _P:  # a text box's paragraph inside this one
+            parts.append("\n")
+            _collect(child, parts, counts)
+            parts.append("\n")
+        elif tag == _DOC_PR:
+            alt = (child.get("descr") or "").strip()
+            if alt:
+                parts.append(f" [image: {alt}] ")
+        elif tag == _TBL:  # a table nested in a cell
+            rows = _docx_rows(child, counts)
+            parts.append("\n" + "\n".join(" | ".join(r) for r in rows) + "\n")
+        elif isinstance(tag, str):  # not a comment or processing instruction
+            _collect(child, parts, counts)
+
+
+def _docx_rows(table: Any, counts: dict[str, int]) -> list[list[str]]:
+    rows: list[list[str]] = []
+    for row in table.iterchildren(_w("tr")):
+        cells = [
+            " ".join(_inline_text(cell, counts).split())
+            for cell in row.iter(_w("tc"))
+            if cell.getparent() is row or cell.getparent().tag == _w("sdtContent")
+        ]
+        if any(cells):
+            rows.append(cells)
+    return rows
+
+
+_NARY_DEFAULT = "∫"
+# fractions and scripts: a template over the named children
+_SCRIPTS = {
+    "f": ("{num}/{den}", ("num", "den")),
+    "sSup": ("{e}^{sup}", ("e", "sup")),
+    "sSub": ("{e}_{sub}", ("e", "sub")),
+    "sSubSup": ("{e}_{sub}^{sup}", ("e", "sub", "sup")),
+    "sPre": ("_{sub}^{sup}{e}", ("e", "sub", "sup")),
+}
+
+
+def omml_text(element: Any) -> str:
+    """An Office Math (OMML) equation as linear text: ``x=(-b±√(b^2-4ac))/(2a)``."""
+    tag = element.tag
+    if not isinstance(tag, str):
+        return ""
+    name = tag.removeprefix(_M) if tag.startswith(_M) else None
+
+    def part(child_name: str) -> str:
+        child = element.find(_M + child_name)
+        return omml_text(child) if child is not None else ""
+
+    def group(text: str) -> str:
+        text = text.strip()
+        return text if len(text) <= 1 or text.isdigit() else f"({text})"
+
+    def prop(props: str, key: str, default: str) -> str:
+        found = element.find(f"{_M}{props}/{_M}{key}")
+        return found.get(_M + "val", default) if found is not None else default
+
+    if name == "t":
+        return element.text or ""
+    if name in _SCRIPTS:
+        template, slots = _SCRIPTS[name]
+        return template.format(**{slot: group(part(slot)) for slot in slots})
+    if name == "rad":
+        degree = part("deg").strip()
+        return f"√{group(part('e'))}" if not degree else f"root({degree}, {part('e').strip()})"
+    if name == "nary":
+        sign = prop("naryPr", "chr", _NARY_DEFAULT)
+        lower, upper = part("sub").strip(), part("sup").strip()
+        limits = (f"_{group(lower)}" if lower else "") + (f"^{group(upper)}" if upper else "")
+        return f"{sign}{limits} {part('e').strip()}"
+    if name == "d":
+        begin = prop("dPr", "begChr", "(")
+        end = prop("dPr", "endChr", ")")
+        separator = prop("dPr", "sepChr", ",")
+        inner = f"{separator} ".join(omml_text(e).strip() for e in element.iterchildren(_M + "e"))
+        return f"{begin}{inner}{end}"
+    if name == "func":
+        return f"{part('fName').strip()} {part('e').strip()}"
+    if name in {"limLow", "limUpp"}:
+        mark = "_" if name == "limLow" else "^"
+        return f"{part('e').strip()}{mark}{group(part('lim'))}"
+    if name == "acc":
+        return f"{part('e')}{prop('accPr', 'chr', '̂')}"
+    if name == "bar":
+        return f"bar({part('e').strip()})"
+    if name == "m":
+        rows = [
+            ", ".join(omml_text(e).strip() for e in row.iterchildren(_M + "e"))
+            for row in element.iterchildren(_M + "mr")
+        ]
+        return "[" + "; ".join(rows) + "]"
+    if name == "eqArr":
+        return "\n".join(omml_text(e).strip() for e in element.iterchildren(_M + "e"))
+    if name is not None and name.endswith("Pr"):  # properties carry no text
+        return ""
+    if tag == _w("t"):
+        return element.text or ""
+    return "".join(omml_text(child) for child in element.iterchildren())

@@ -22,18 +22,21 @@ import statistics
 from collections.abc import Iterable
 from typing import Any
 
-import pymupdf
 from PIL import Image
 
-from donecheck.parsers.base import MaterialBuilder, ParseContext, markdown_table
+from donecheck.parsers.base import MaterialBuilder, ParseContext, failure_reason, markdown_table
 from donecheck.parsers.detect import Detection
 from donecheck.parsers.material import Material
+from donecheck.parsers.mupdf import pymupdf
 from donecheck.parsers.ocr import OCR_MISSING, ocr_available, ocr_page
 
 __all__ = ["PdfParser", "render_page"]
 
 _GROUP_CHARS = 1_200
 _MIN_TABLE_DRAWINGS = 4
+# The line-based table finder grows faster than linearly in a page's vector
+# paths (156k segments: ~60 s); a page with more is read as text only.
+_MAX_TABLE_DRAWINGS = 5_000
 
 
 # PyMuPDF >= 2 gates find_tables on an ONNX layout model (~0.2 s a page). Pages
@@ -135,7 +138,7 @@ class PdfParser:
                     )
                     out.preview(jpeg, "image/jpeg", width, height, page=number)
             except Exception as exc:  # one damaged page does not lose the others
-                out.warn(f"page {number} could not be read: {type(exc).__name__}: {exc}")
+                out.warn(f"page {number} could not be read: {failure_reason(exc)}")
                 failed.append(number)
                 continue
             if had_text or not page.get_images(full=False):
@@ -198,7 +201,13 @@ class PdfParser:
     ) -> bool:
         """Add one page's blocks. Returns whether the page had any text layer."""
         table_boxes: list[Any] = []
-        if len(page.get_cdrawings()) >= _MIN_TABLE_DRAWINGS:
+        drawings = len(page.get_cdrawings())
+        if drawings > _MAX_TABLE_DRAWINGS:
+            out.warn(
+                f"page {number}: {drawings} vector paths (limit {_MAX_TABLE_DRAWINGS}); tables on"
+                " it were read as text"
+            )
+        elif drawings >= _MIN_TABLE_DRAWINGS:
             for table in page.find_tables(**_TABLE_OPTIONS).tables:
                 rows = [[(c or "").strip() for c in row] for row in table.extract()]
                 rows = [r for r in rows if any(r)]

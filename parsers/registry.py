@@ -10,7 +10,7 @@ import time
 import msgspec
 
 from donecheck.parsers.archive import ArchiveParser
-from donecheck.parsers.base import ParseContext, ParseLimits, Parser
+from donecheck.parsers.base import ParseContext, ParseLimits, Parser, failure_reason
 from donecheck.parsers.detect import detect
 from donecheck.parsers.epub import EpubParser
 from donecheck.parsers.html import HtmlParser
@@ -91,8 +91,8 @@ def parse_bytes(
         return builder.fail("out of memory while parsing")
     except RecursionError:
         return builder.fail("nested too deeply to parse")
-    except Exception as exc:  # a parser bug must not lose the batch: say what broke
-        return builder.fail(f"parser error: {type(exc).__name__}: {exc}")
+    except Exception as exc:  # a library's error on bad input (or a bug) must not lose the batch
+        return builder.fail(failure_reason(exc))
     warnings = [*notes, *(w for w in material.warnings if w not in notes)]
     if material.status == "parsed" and not material.blocks:
         warnings.append("no text or other content was found in it")

@@ -52,7 +52,7 @@ def _sentences(rng: random.Random, n: int) -> list[str]:
 
 
 def pdf(seed: int = 0, pages: int = 3, table: bool = True) -> Sample:
-    import pymupdf
+    from donecheck.parsers.mupdf import pymupdf
 
     rng = random.Random(seed)
     doc = pymupdf.open()

@@ -25,6 +25,8 @@ _LOCAL_HEADER = struct.Struct("<4s2B4HL2L2H")
 
 def unsafe_name(name: str) -> str | None:
     """Why a member name would escape an extraction folder, if it would."""
+    if not name.strip():
+        return "empty name"
     normal = name.replace("\\", "/")
     if normal.startswith("/") or _DRIVE.match(normal):
         return "absolute path"
@@ -65,7 +67,7 @@ def inspect_zip(data: bytes, limits: ParseLimits) -> tuple[zipfile.ZipFile | Non
     except (zipfile.BadZipFile, OSError, ValueError, RuntimeError, NotImplementedError) as exc:
         report.fatal = f"corrupt: not a readable ZIP ({exc})"
         return None, report
-    files = [i for i in infos if not i.is_dir()]
+    files = [i for i in infos if not i.filename.endswith("/")]  # is_dir() fails on ""
     report.members = files
     if len(files) > limits.archive_members * 10:
         report.fatal = f"too many members: {len(files)} (limit {limits.archive_members}); not read"

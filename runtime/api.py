@@ -14,7 +14,7 @@ from donecheck.actors import calls
 from donecheck.actors.clock import Clock, SystemClock
 from donecheck.actors.config import Config, load_config
 from donecheck.actors.deploy import Deployment, LocalDeployment, deploy, disconnect, init_ray
-from donecheck.actors.errors import ActorUnavailableError, DeploymentError
+from donecheck.actors.errors import ActorUnavailableError, AttachmentError, DeploymentError
 from donecheck.actors.ids import new_id, shard_of
 from donecheck.actors.messages import (
     AttachmentRef,
@@ -34,6 +34,7 @@ from donecheck.runtime.attachments import (
     load_attachment,
     submit_parse,
     too_large_material,
+    unreadable_material,
 )
 from donecheck.runtime.session import AsyncSession, Session
 
@@ -256,7 +257,11 @@ class DoneCheck:
         while pending or in_flight:
             while pending:
                 index = pending[-1]
-                loaded = load_attachment(items[index], index, config.max_attachment_bytes)
+                try:
+                    loaded = load_attachment(items[index], index, config.max_attachment_bytes)
+                except AttachmentError as exc:  # a FIFO, a device, a vanished file: its own result
+                    results[pending.pop()] = unreadable_material(exc)
+                    continue
                 if loaded.too_large:
                     results[pending.pop()] = self._too_large(loaded)
                     continue

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import mimetypes
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeAlias
@@ -20,6 +21,7 @@ __all__ = [
     "load_attachment",
     "submit_parse",
     "too_large_material",
+    "unreadable_material",
 ]
 
 AttachmentInput: TypeAlias = "str | os.PathLike[str] | bytes | tuple[str, bytes]"
@@ -45,16 +47,21 @@ def load_attachment(item: object, index: int, max_bytes: int) -> Loaded:
     elif isinstance(item, str | os.PathLike):
         path = Path(item)
         try:
-            size = path.stat().st_size
-            if not path.is_file():
-                raise AttachmentError(str(path), "not a regular file")
-            if size > max_bytes:  # hashed in chunks, never held in memory
+            mode = path.stat().st_mode
+            if not stat.S_ISREG(mode):
+                raise AttachmentError(str(path), f"not a regular file ({_kind(mode)})")
+            # Read at most one byte past the limit: a file that grows (or a
+            # /proc file that says 0) cannot make this read unbounded.
+            with path.open("rb") as handle:
+                data = handle.read(max_bytes + 1)
+            if len(data) > max_bytes:  # hashed in chunks, never held in memory
                 return Loaded(path.name, b"", sha256_file(path), None, too_large=True)
-            data = path.read_bytes()
         except FileNotFoundError:
             raise AttachmentError(str(path), "no such file") from None
         except PermissionError:
             raise AttachmentError(str(path), "permission denied") from None
+        except OSError as exc:
+            raise AttachmentError(str(path), exc.strerror or str(exc)) from None
         name = path.name
     else:
         raise AttachmentError(repr(item)[:60], "expected a path, bytes, or a (name, bytes) pair")
@@ -62,6 +69,31 @@ def load_attachment(item: object, index: int, max_bytes: int) -> Loaded:
         return Loaded(name, b"", sha256_ref(data), None, too_large=True)
     media_type, _ = mimetypes.guess_type(name, strict=False)
     return Loaded(name, data, sha256_ref(data), media_type)
+
+
+def _kind(mode: int) -> str:
+    for test, what in (
+        (stat.S_ISDIR, "a directory"),
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
+        if test(mode):
+            return what
+    return "not a file"
+
+
+def unreadable_material(error: AttachmentError) -> Material:
+    """The Material of an input that could not be read at all: ``failed``, saying why."""
+    name = Path(error.name).name or error.name
+    return Material(
+        sha256=sha256_ref(error.name.encode()),
+        declared_name=name,
+        detected_type="unknown",
+        status="failed",
+        reason=f"not read: {error.problem}",
+    )
 
 
 def too_large_material(item: Loaded, limit: int) -> Material:

@@ -23,7 +23,7 @@ from typing import Any, TextIO
 
 import msgspec
 
-from donecheck.actors.errors import DoneCheckError, InputError
+from donecheck.actors.errors import AttachmentError, DoneCheckError, InputError
 from donecheck.actors.messages import Material
 from donecheck.runtime.progressbar import ProgressBar
 
@@ -1049,7 +1049,11 @@ def _cmd_parse(args: argparse.Namespace) -> int:
     from donecheck.actors.config import load_config
     from donecheck.parsers.render import render_materials
     from donecheck.parsers.worker import WorkerPool
-    from donecheck.runtime.attachments import load_attachment, too_large_material
+    from donecheck.runtime.attachments import (
+        load_attachment,
+        too_large_material,
+        unreadable_material,
+    )
 
     if args.workers < 1:
         _error("--workers must be at least 1")
@@ -1067,6 +1071,8 @@ def _cmd_parse(args: argparse.Namespace) -> int:
             if loaded.too_large:
                 return too_large_material(loaded, config.max_attachment_bytes)
             return pool.parse(loaded.data, loaded.name, sha256=loaded.sha256, limits=limits)
+        except AttachmentError as exc:  # gone or changed since it was listed
+            return unreadable_material(exc)
         finally:
             progress.advance()
 
