@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import re
 import statistics
 import tempfile
 import time
@@ -30,7 +31,8 @@ from pathlib import Path
 
 from benchmarks._common import describe, emit, log
 from donecheck.actors.messages import Material
-from donecheck.parsers import parse_bytes
+from donecheck.parsers import ParseLimits, parse_bytes
+from donecheck.parsers.material import sha256_ref
 from donecheck.parsers.samples import Sample, corpus, recovered
 
 _PAGED = {"pdf", "pptx", "epub"}
@@ -223,11 +225,190 @@ def pool(paths: list[Path], samples: list[Sample], actors: list[int], warm: list
     return {"rates": rates, "materials": materials}
 
 
+REALWORLD = Path(__file__).resolve().parent.parent / "tests" / "realworld"
+
+
+def _normal(text: str) -> str:
+    """Lower case, letters and digits only, single spaces: Markdown escapes, table
+    pipes and line wrapping do not decide whether a phrase was found."""
+    return " ".join(re.sub(r"[^\w]+", " ", text.lower()).replace("_", " ").split())
+
+
+def _found(phrases: list[str], output: str | None) -> int:
+    haystack = _normal(output or "")
+    return sum(1 for phrase in phrases if _normal(phrase) in haystack)
+
+
+def realworld(workers: int, rounds: int) -> None:
+    """The real-world corpus (tests/realworld): recall of the phrases each file
+    holds, warm throughput, and one-shot whole-process wall, beside MarkItDown."""
+    import json
+    import shutil
+    import subprocess
+    import sys
+
+    from donecheck.parsers.worker import WorkerPool
+
+    files = sorted((REALWORLD / "files").iterdir())
+    expected: dict[str, list[str]] = json.loads((REALWORLD / "expected.json").read_text())
+    total = sum(len(expected.get(p.name, [])) for p in files)
+    size = sum(p.stat().st_size for p in files)
+    log(f"real-world corpus: {len(files)} files, {size / 1e6:.1f} MB, {total} phrases")
+    md = _markitdown()
+    outputs: dict[str, dict[str, str | None]] = {"donecheck": {}, "markitdown": {}}
+    for path in files:
+        material = parse_bytes(path.read_bytes(), path.name)
+        outputs["donecheck"][path.name] = _text(material)
+        if md is not None:
+            try:
+                outputs["markitdown"][path.name] = md.convert(str(path)).text_content
+            except Exception as exc:  # a format it cannot read counts as nothing found
+                outputs["markitdown"][path.name] = None
+                log(f"markitdown: {path.name}: {type(exc).__name__}")
+    for tool, texts in outputs.items():
+        if tool == "markitdown" and md is None:
+            continue
+        found = sum(_found(expected.get(p.name, []), texts.get(p.name)) for p in files)
+        emit(
+            "parse_realworld",
+            "recall",
+            found / max(total, 1),
+            "share",
+            tool=tool,
+            found=found,
+            phrases=total,
+        )
+        families: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+        for p in files:
+            family = families[p.suffix.lower().lstrip(".")]
+            family[0] += _found(expected.get(p.name, []), texts.get(p.name))
+            family[1] += len(expected.get(p.name, []))
+        for family_name, (hit, of) in sorted(families.items()):
+            if of:
+                emit(
+                    "parse_realworld",
+                    "recall",
+                    hit / of,
+                    "share",
+                    tool=tool,
+                    format=family_name,
+                    found=hit,
+                    phrases=of,
+                )
+    rates: dict[str, float] = {}
+    if md is not None:
+        started = time.perf_counter()
+        for _ in range(rounds):
+            for path in files:
+                try:
+                    md.convert(str(path))
+                except Exception:
+                    pass
+        rates["markitdown"] = rounds * len(files) / (time.perf_counter() - started)
+        emit(
+            "parse_realworld",
+            "files_per_s",
+            rates["markitdown"],
+            "1/s",
+            tool="markitdown",
+            mode="in-process, warm",
+        )
+    from concurrent.futures import ThreadPoolExecutor
+
+    with WorkerPool(workers, timeout_s=60, memory_bytes=2 << 30) as pool:
+        data = [(p.name, p.read_bytes()) for p in files]
+
+        def one(item: tuple[str, bytes]) -> Material:
+            name, content = item
+            return pool.parse(content, name, sha256=sha256_ref(content), limits=ParseLimits())
+
+        with ThreadPoolExecutor(max_workers=workers) as executor:
+            list(executor.map(one, data))  # starts and warms every worker
+            started = time.perf_counter()
+            for _ in range(rounds):
+                list(executor.map(one, data))
+            rates["donecheck"] = rounds * len(files) / (time.perf_counter() - started)
+    emit(
+        "parse_realworld",
+        "files_per_s",
+        rates["donecheck"],
+        "1/s",
+        tool="donecheck",
+        mode=f"warm pool of {workers} workers",
+    )
+    if "markitdown" in rates:
+        emit(
+            "parse_realworld",
+            "throughput_ratio",
+            rates["donecheck"] / rates["markitdown"],
+            "x",
+            note=f"DoneCheck warm pool ({workers}) / MarkItDown in-process (target >= 3)",
+        )
+    # one-shot: the whole process, as a user runs it on these files
+    donecheck_cli = shutil.which("donecheck") or str(Path(sys.executable).with_name("donecheck"))
+    started = time.perf_counter()
+    subprocess.run([donecheck_cli, "parse", *map(str, files)], capture_output=True, check=False)
+    one_shot = time.perf_counter() - started
+    emit(
+        "parse_realworld",
+        "one_shot_wall_s",
+        one_shot,
+        "s",
+        tool="donecheck",
+        command="donecheck parse FILES",
+    )
+    markitdown_cli = shutil.which("markitdown") or str(Path(sys.executable).with_name("markitdown"))
+    if md is not None and Path(markitdown_cli).exists():
+        started = time.perf_counter()
+        for path in files:  # its CLI takes one file
+            subprocess.run([markitdown_cli, str(path)], capture_output=True, check=False)
+        cli = time.perf_counter() - started
+        emit(
+            "parse_realworld",
+            "one_shot_wall_s",
+            cli,
+            "s",
+            tool="markitdown",
+            command="markitdown FILE, once per file",
+        )
+        script = (
+            "import sys\nfrom markitdown import MarkItDown\nmd = MarkItDown()\n"
+            "for f in sys.argv[1:]:\n    try: md.convert(f)\n    except Exception: pass\n"
+        )
+        started = time.perf_counter()
+        subprocess.run(
+            [sys.executable, "-c", script, *map(str, files)], capture_output=True, check=False
+        )
+        batch = time.perf_counter() - started
+        emit(
+            "parse_realworld",
+            "one_shot_wall_s",
+            batch,
+            "s",
+            tool="markitdown",
+            command="one Python process converting every file",
+        )
+        emit(
+            "parse_realworld",
+            "one_shot_ratio",
+            one_shot / min(cli, batch),
+            "x",
+            note="DoneCheck one-shot wall / MarkItDown's best one-shot wall (target <= 1)",
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--files", type=int, default=384)
     parser.add_argument("--actors", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--rounds", type=int, default=5, help="passes over the real-world corpus")
+    parser.add_argument(
+        "--realworld-only", action="store_true", help="only the real-world corpus figures"
+    )
     args = parser.parse_args()
+    realworld(args.actors, args.rounds)
+    if args.realworld_only:
+        return
     everything = corpus(args.files + 16)
     samples, warm_samples = everything[: args.files], everything[args.files :]
     with tempfile.TemporaryDirectory(prefix="donecheck-bench-") as tmp:

@@ -9,12 +9,12 @@ Nothing unread is ever reported as read.
 module              formats
 ==================  ===============================================
 :mod:`.pdf`         PDF (PyMuPDF)
-:mod:`.office`      DOCX, XLSX, PPTX; DOC/XLS/PPT/RTF/OpenDocument via LibreOffice
+:mod:`.office`      DOCX, XLSX, PPTX; XLS/ODS/XLSB (calamine); DOC/PPT/RTF/ODT via LibreOffice
 :mod:`.epub`        EPUB
 :mod:`.html`        HTML, XHTML
 :mod:`.image`       PNG, JPEG, GIF, WebP, TIFF, BMP (+ OCR with Tesseract), SVG
 :mod:`.structured`  CSV/TSV, JSON, Jupyter notebooks
-:mod:`.mail`        e-mail (.eml; .msg with extract-msg)
+:mod:`.mail`        e-mail (.eml; Outlook .msg with olefile)
 :mod:`.archive`     ZIP, TAR, gzip/bzip2/xz
 :mod:`.text`        text and code in any detected encoding
 ==================  ===============================================

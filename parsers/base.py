@@ -299,7 +299,14 @@ def _split(text: str, size: int, budget: int) -> list[str]:
 
 
 _TRUNCATED = ("truncated", "unexpected end", "end of file", "premature end", "too short")
-_UNSUPPORTED = ("not supported", "unsupported", "not implemented", "encrypt", "password")
+_UNSUPPORTED = (
+    "not supported",
+    "unsupported",
+    "not implemented",
+    "encrypt",
+    "password",
+    "cannot detect file format",
+)
 _DAMAGED_TYPES = {
     "BadZipFile": "the ZIP container is damaged",
     "LargeZipFile": "the ZIP container needs ZIP64 features it lacks",

@@ -155,6 +155,26 @@ def _looks_tabular(text: str) -> str | None:
     return None
 
 
+_OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+_OLE_VAGUE = {"application/x-ole-storage", "application/CDFV2", "application/octet-stream"}
+# A stream name (UTF-16LE in the compound file's directory) that says what it holds.
+_OLE_STREAMS = (
+    ("__substg1.0_", "application/vnd.ms-outlook"),
+    ("Workbook", "application/vnd.ms-excel"),
+    ("WordDocument", "application/msword"),
+    ("PowerPoint Document", "application/vnd.ms-powerpoint"),
+)
+
+
+def _ole_kind(data: bytes, fallback: str) -> str:
+    """What an OLE compound file holds when libmagic cannot tell (it gives up on
+    some valid files: "Can't read SAT"), from its directory's stream names."""
+    for name, mime in _OLE_STREAMS:
+        if name.encode("utf-16-le") in data:
+            return mime
+    return fallback
+
+
 def detect(data: bytes, declared_name: str) -> Detection:
     """Detect the type of ``data`` (reads at most 1 MiB for libmagic)."""
     head = data[: 1 << 20]
@@ -177,6 +197,8 @@ def detect(data: bytes, declared_name: str) -> Detection:
             mime = zipped
             if note:
                 notes.append(note)
+    elif data[:8] == _OLE and mime in _OLE_VAGUE:
+        mime = _ole_kind(data, mime)
     elif mime == "application/json" or (mime == "text/plain" and data.lstrip()[:1] == b"{"):
         if _is_notebook(data):
             mime = IPYNB

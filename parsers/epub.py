@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import posixpath
 import xml.etree.ElementTree as ET
+from urllib.parse import unquote
 
 from donecheck.parsers.base import ParseContext
 from donecheck.parsers.detect import EPUB, Detection
@@ -47,9 +48,9 @@ class EpubParser:
                 package = ET.fromstring(read_member(archive, info, limit) or b"")
             except (KeyError, ET.ParseError) as exc:
                 return out.fail(f"corrupt EPUB: no readable package document ({exc})")
-            title = package.findtext(".//dc:title", default="", namespaces=_NS).strip()
-            if title:
-                out.add("meta", f"Title: {title}")
+            meta = _metadata(package)
+            if meta:
+                out.add("meta", "\n".join(f"{label}: {value}" for label, value in meta))
             base = posixpath.dirname(opf_path)
             manifest = {
                 item.attrib.get("id"): item.attrib.get("href", "")
@@ -65,7 +66,7 @@ class EpubParser:
                 href = manifest.get(idref)
                 if not href:
                     continue
-                path = posixpath.normpath(posixpath.join(base, href))
+                path = posixpath.normpath(posixpath.join(base, unquote(href)))
                 try:
                     chapter = read_member(archive, archive.getinfo(path), limit)
                 except KeyError:
@@ -80,3 +81,31 @@ class EpubParser:
             if len(spine) > ctx.limits.pages:
                 out.stop(f"chapter limit: read {ctx.limits.pages} of {len(spine)} chapters")
         return out.build()
+
+
+_FIELDS = (
+    ("title", "Title", False),
+    ("creator", "Authors", True),
+    ("contributor", "Contributors", True),
+    ("language", "Language", False),
+    ("publisher", "Publisher", False),
+    ("date", "Date", False),
+    ("identifier", "Identifier", False),
+    ("subject", "Subjects", True),
+    ("description", "Description", False),
+    ("rights", "Rights", False),
+)
+
+
+def _metadata(package: ET.Element) -> list[tuple[str, str]]:
+    """The package's Dublin Core metadata: title, authors, language, publisher, …"""
+    found: list[tuple[str, str]] = []
+    for element, label, many in _FIELDS:
+        values = [
+            " ".join((node.text or "").split())
+            for node in package.iterfind(f".//dc:{element}", _NS)
+        ]
+        values = [v for v in values if v][: 20 if many else 1]
+        if values:
+            found.append((label, "; ".join(values)))
+    return found

@@ -2,15 +2,13 @@
 
 ``.eml`` is read with the standard library; an HTML-only body goes through the
 HTML converter. Attachments are listed, and parsed like archive members within
-the same limits. Outlook ``.msg`` needs the optional ``extract-msg`` package
-(``pip install 'donecheck[msg]'``); without it the file is ``unparsed`` and the
-reason says so.
+the same limits. Outlook ``.msg`` is read with olefile: its MAPI property
+streams (sender, recipients, subject, body, HTML body, attachments).
 """
 
 from __future__ import annotations
 
 import email
-import importlib.util
 from email import policy
 from email.message import EmailMessage
 from typing import Any
@@ -82,37 +80,120 @@ class MailParser:
             out.extend(member, prefix=name)
 
     def _msg(self, data: bytes, ctx: ParseContext, out: MaterialBuilder) -> Material:
-        if importlib.util.find_spec("extract_msg") is None:
-            return out.unparsed(
-                "Outlook .msg: reading it needs the optional extract-msg package "
-                "(pip install 'donecheck[msg]'), which is not installed"
-            )
-        import extract_msg
+        """Outlook .msg: an OLE compound file whose streams are MAPI properties
+        (read with olefile, as MarkItDown does; extract-msg is GPL)."""
+        import olefile
 
         try:
-            message: Any = extract_msg.openMsg(data)
-        except Exception as exc:  # the library raises many types on damaged files
+            ole = olefile.OleFileIO(data)
+        except Exception as exc:  # olefile raises OSError and others on damage
             return out.fail(failure_reason(exc))
-        with message:
-            headers = [
-                f"{label}: {value}"
-                for label, value in (
-                    ("From", message.sender),
-                    ("To", message.to),
-                    ("Cc", message.cc),
-                    ("Date", message.date),
-                    ("Subject", message.subject),
+        with ole:
+            prop = _MsgProps(ole, "")
+            sender = prop.text(_PR_SENDER_NAME)
+            address = prop.text(_PR_SENDER_EMAIL)
+            if address and address not in sender:
+                sender = f"{sender} <{address}>" if sender else address
+            transport = prop.text(_PR_HEADERS)
+            date = next(
+                (line[5:].strip() for line in transport.splitlines() if line.startswith("Date:")),
+                "",
+            )
+            fields = (
+                ("From", sender),
+                ("To", prop.text(_PR_DISPLAY_TO)),
+                ("Cc", prop.text(_PR_DISPLAY_CC)),
+                ("Date", date),
+                ("Subject", prop.text(_PR_SUBJECT)),
+            )
+            headers = [f"{label}: {value}" for label, value in fields if value]
+            if not headers and not ole.exists("__properties_version1.0"):
+                return out.fail("not an Outlook message: no MAPI properties in the file")
+            out.add("meta", "\n".join(headers) or "(no sender, recipients or subject)")
+            body = prop.text(_PR_BODY)
+            html = prop.binary(_PR_HTML)
+            if body.strip():
+                out.add("text", body.strip())
+            elif html:
+                add_html(out, html.decode("utf-8", "replace"))
+            else:
+                out.warn("the message has no text body")
+            items: list[tuple[str, str, bytes]] = []
+            for storage in _attachment_storages(ole)[: ctx.limits.archive_members]:
+                part = _MsgProps(ole, storage + "/")
+                name = (
+                    part.text(_PR_ATTACH_LONG_NAME)
+                    or part.text(_PR_ATTACH_NAME)
+                    or f"attachment-{len(items) + 1}"
                 )
-                if value
-            ]
-            out.add("meta", "\n".join(headers))
-            if message.body:
-                out.add("text", str(message.body).strip())
-            elif message.htmlBody:
-                add_html(out, message.htmlBody.decode("utf-8", "replace"))
-            items = []
-            for attachment in message.attachments:
-                payload = attachment.data if isinstance(attachment.data, bytes) else b""
-                items.append((attachment.getFilename(), "application/octet-stream", payload))
+                embedded = f"{storage}/__substg1.0_{_PR_ATTACH_DATA}000D"
+                if ole.exists(embedded):  # an attached message, stored as a sub-storage
+                    inner = _MsgProps(ole, embedded + "/")
+                    subject = inner.text(_PR_SUBJECT) or name
+                    out.add("heading", f"Attached message: {subject}", level=2)
+                    out.add("text", inner.text(_PR_BODY))
+                    continue
+                payload = part.binary(_PR_ATTACH_DATA, ctx.limits.member_bytes)
+                if payload is None:
+                    out.warn(f"attachment {name!r} not read: larger than the member limit")
+                    continue
+                items.append(
+                    (name, part.text(_PR_ATTACH_MIME) or "application/octet-stream", payload)
+                )
             self._attachments(items, ctx, out)
         return out.build()
+
+
+# MAPI property tags (the high word of a property id) an Outlook .msg stores as
+# "__substg1.0_<tag><type>" streams; type 001F is UTF-16LE text, 001E 8-bit text.
+_PR_SUBJECT = "0037"
+_PR_HEADERS = "007D"
+_PR_SENDER_NAME = "0C1A"
+_PR_SENDER_EMAIL = "0C1F"
+_PR_DISPLAY_CC = "0E03"
+_PR_DISPLAY_TO = "0E04"
+_PR_BODY = "1000"
+_PR_HTML = "1013"
+_PR_ATTACH_DATA = "3701"
+_PR_ATTACH_NAME = "3704"
+_PR_ATTACH_LONG_NAME = "3707"
+_PR_ATTACH_MIME = "370E"
+
+
+class _MsgProps:
+    """The property streams of one storage (the message, or one attachment)."""
+
+    def __init__(self, ole: Any, prefix: str) -> None:
+        self.ole = ole
+        self.prefix = prefix
+
+    def _read(self, name: str, limit: int) -> bytes | None:
+        path = f"{self.prefix}__substg1.0_{name}"
+        if not self.ole.exists(path) or self.ole.get_type(path) != 2:  # 2: a stream
+            return None
+        if self.ole.get_size(path) > limit:
+            return None
+        with self.ole.openstream(path) as stream:
+            data: bytes = stream.read(limit + 1)
+        return data if len(data) <= limit else None
+
+    def text(self, tag: str) -> str:
+        wide = self._read(tag + "001F", 4 << 20)
+        if wide is not None:
+            return wide.decode("utf-16-le", "replace").rstrip("\x00").strip()
+        narrow = self._read(tag + "001E", 4 << 20)
+        if narrow is not None:
+            return narrow.decode("cp1252", "replace").rstrip("\x00").strip()
+        return ""
+
+    def binary(self, tag: str, limit: int = 16 << 20) -> bytes | None:
+        return self._read(tag + "0102", limit)
+
+
+def _attachment_storages(ole: Any) -> list[str]:
+    names = {
+        entry[0]
+        for entry in ole.listdir(streams=True, storages=True)
+        if entry and entry[0].startswith("__attach_version1.0_#")
+    }
+    return sorted(names)

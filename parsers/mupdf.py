@@ -10,7 +10,9 @@ process (the parsing benchmark's peer) still works.
 
 from __future__ import annotations
 
+import contextlib
 import sys
+from collections.abc import Iterator
 
 _HELD_BACK = ("pymupdf.layout", "pymupdf4llm")
 
@@ -27,4 +29,23 @@ if "pymupdf" not in sys.modules:
 
 import pymupdf  # noqa: E402  # after the guard above, on purpose
 
-__all__ = ["pymupdf"]
+__all__ = ["plain_settings", "pymupdf"]
+
+
+@contextlib.contextmanager
+def plain_settings() -> Iterator[None]:
+    """PyMuPDF's process-wide text settings as DoneCheck reads with, restored after.
+
+    pymupdf4llm turns quad corrections off on import, which moves character boxes
+    and so which table cell a word lands in; a host that imported it (or PyMuPDF
+    with its layout package first) would otherwise change what DoneCheck reads.
+    """
+    tools = pymupdf.TOOLS
+    quads = bool(tools.unset_quad_corrections(None))
+    if quads:
+        tools.unset_quad_corrections(False)
+    try:
+        yield
+    finally:
+        if quads:
+            tools.unset_quad_corrections(True)

@@ -20,7 +20,7 @@ import io
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -45,12 +45,32 @@ LEGACY = {
     "application/vnd.oasis.opendocument.presentation": ("pptx", "OpenDocument presentation"),
 }
 _CONVERTED = {"docx": DOCX, "xlsx": XLSX, "pptx": PPTX}
+# Read directly with python-calamine (no LibreOffice): legacy and OpenDocument sheets.
+CALAMINE = {
+    "application/vnd.ms-excel": "Excel 97-2003 workbook",
+    "application/vnd.oasis.opendocument.spreadsheet": "OpenDocument spreadsheet",
+    "application/vnd.ms-excel.sheet.binary.macroenabled.12": "Excel binary workbook",
+}
 _ROWS_PER_BLOCK = 50
 
 
 def soffice() -> str | None:
     """Path of LibreOffice's ``soffice``, if installed."""
     return shutil.which("soffice") or shutil.which("libreoffice")
+
+
+def _zip_refusal(data: bytes, ctx: ParseContext) -> str | None:
+    """Why a ZIP-based document must not be inflated (bomb, damage, size), if it must not."""
+    archive, report = inspect_zip(data, ctx.limits)
+    if archive is None:
+        return report.fatal or "corrupt"
+    archive.close()
+    if report.total_size > ctx.limits.archive_total_bytes:
+        return (
+            f"too large when unpacked: {report.total_size} bytes "
+            f"(limit {ctx.limits.archive_total_bytes})"
+        )
+    return None
 
 
 def _cell(value: Any) -> str:
@@ -67,25 +87,30 @@ class OfficeParser:
     recipe = "office-1"
 
     def accepts(self, detection: Detection) -> bool:
-        return detection.mime in OOXML or detection.mime in LEGACY
+        return detection.mime in OOXML or detection.mime in LEGACY or detection.mime in CALAMINE
 
     def parse(self, data: bytes, ctx: ParseContext) -> Material:
         out = ctx.builder(self.recipe)
         mime = ctx.detection.mime
+        if mime in CALAMINE:
+            refused = _zip_refusal(data, ctx) if data.startswith(b"PK") else None
+            if refused:
+                return out.fail(refused)
+            try:
+                self._calamine(data, ctx, out)
+            except Exception as exc:  # damaged workbooks: name it, keep what was read
+                if not out.blocks:
+                    return out.fail(failure_reason(exc))
+                out.stop(f"stopped early: {failure_reason(exc)}")
+            return out.build()
         if mime in LEGACY:
             converted = self._convert(data, ctx, out)
             if isinstance(converted, Material):
                 return converted
             data, mime = converted
-        archive, report = inspect_zip(data, ctx.limits)
-        if archive is None:
-            return out.fail(report.fatal or "corrupt")
-        archive.close()
-        if report.total_size > ctx.limits.archive_total_bytes:
-            return out.fail(
-                f"too large when unpacked: {report.total_size} bytes "
-                f"(limit {ctx.limits.archive_total_bytes})"
-            )
+        refused = _zip_refusal(data, ctx)
+        if refused:
+            return out.fail(refused)
         try:
             if mime == DOCX:
                 self._docx(data, ctx, out)
@@ -223,18 +248,45 @@ class OfficeParser:
             book.close()
 
     def _sheet(self, sheet: Any, ctx: ParseContext, out: MaterialBuilder) -> None:
+        rows = sheet.iter_rows(values_only=True, max_col=ctx.limits.columns)
+        self._rows(sheet.title, rows, ctx, out)
+
+    def _calamine(self, data: bytes, ctx: ParseContext, out: MaterialBuilder) -> None:
+        from python_calamine import CalamineWorkbook
+
         limits = ctx.limits
-        name = sheet.title
+        book = CalamineWorkbook.from_filelike(io.BytesIO(data))
+        names = book.sheet_names
+        out.stats["sheets"] = float(len(names))
+        for name in names[: limits.sheets]:
+            if out.full or ctx.out_of_time():
+                break
+            sheet = book.get_sheet_by_name(name)
+            rows = (row[: limits.columns] for row in sheet.iter_rows())
+            first = (sheet.start or (0, 0))[0] + 1  # calamine skips leading empty rows
+            self._rows(name, rows, ctx, out, first_row=first)
+        if len(names) > limits.sheets:
+            out.stop(f"sheet limit: read {limits.sheets} of {len(names)} sheets")
+
+    def _rows(
+        self,
+        name: str,
+        values: Iterable[Sequence[Any]],
+        ctx: ParseContext,
+        out: MaterialBuilder,
+        *,
+        first_row: int = 1,
+    ) -> None:
+        """One sheet's rows as bounded table blocks with their cell ranges."""
+        limits = ctx.limits
         rows: list[tuple[int, list[str]]] = []
         width = 0
         truncated_rows = False
-        for number, values in enumerate(
-            sheet.iter_rows(values_only=True, max_col=limits.columns), start=1
-        ):
+        for number, row in enumerate(values, start=first_row):
             if len(rows) >= limits.rows_per_sheet:
                 truncated_rows = True
                 break
-            cells = [_cell(v) for v in values]
+            cells = [_cell(v) for v in row]
             while cells and not cells[-1]:
                 cells.pop()
             if cells:
@@ -270,17 +322,20 @@ class OfficeParser:
         presentation = Presentation(io.BytesIO(data))
         slides = list(presentation.slides)
         out.stats["slides"] = float(len(slides))
+        charts = 0
         for number, slide in enumerate(slides[: ctx.limits.slides], start=1):
             if out.full or ctx.out_of_time():
                 break
             title_shape = slide.shapes.title
             title = title_shape.text_frame.text.strip() if title_shape is not None else ""
             out.add("heading", title or f"Slide {number}", slide=number, level=2)
+            title_id = title_shape.shape_id if title_shape is not None else None
             body: list[str] = []
             for shape in _shapes(slide.shapes):
-                if title_shape is not None and shape.shape_id == title_shape.shape_id:
-                    continue
-                if getattr(shape, "has_table", False) and shape.has_table:
+                alt = _alt_text(shape)
+                if alt:
+                    body.append(f"[image: {alt}]" if _is_picture(shape) else f"[{alt}]")
+                if getattr(shape, "has_table", False):
                     rows = [
                         [" ".join(c.text.split()) for c in row.cells] for row in shape.table.rows
                     ]
@@ -290,7 +345,18 @@ class OfficeParser:
                         slide=number,
                         rows=tuple(tuple(r) for r in rows),
                     )
-                elif getattr(shape, "has_text_frame", False) and shape.has_text_frame:
+                elif getattr(shape, "has_chart", False):
+                    charts += 1
+                    rows = _chart_rows(shape.chart)
+                    if rows:
+                        name = _chart_title(shape.chart) or shape.name
+                        out.add(
+                            "table",
+                            f"Chart: {name}\n{markdown_table(rows)}",
+                            slide=number,
+                            rows=tuple(tuple(r) for r in rows),
+                        )
+                elif getattr(shape, "has_text_frame", False) and shape.shape_id != title_id:
                     text = shape.text_frame.text.strip()
                     if text:
                         body.append(text)
@@ -300,16 +366,51 @@ class OfficeParser:
                 notes = slide.notes_slide.notes_text_frame
                 if notes is not None and notes.text.strip():
                     out.add("text", "Notes: " + notes.text.strip(), slide=number)
+        out.stats["charts"] = float(charts)
         if len(slides) > ctx.limits.slides:
             out.stop(f"slide limit: read {ctx.limits.slides} of {len(slides)} slides")
 
 
 def _shapes(shapes: Iterable[Any]) -> Iterator[Any]:
+    from pptx.shapes.group import GroupShape
+
     for shape in shapes:
-        if shape.shape_type is not None and int(shape.shape_type) == 6:  # a group
+        if isinstance(shape, GroupShape):  # shape_type can raise on unknown shapes
             yield from _shapes(shape.shapes)
         else:
             yield shape
+
+
+def _alt_text(shape: Any) -> str:
+    """A shape's description (its alt text), from its non-visual properties."""
+    found = shape._element.xpath("./*[1]/*[local-name()='cNvPr']/@descr")
+    return " ".join(str(found[0]).split()) if found else ""
+
+
+def _is_picture(shape: Any) -> bool:
+    return bool(shape._element.tag.endswith("}pic"))
+
+
+def _chart_title(chart: Any) -> str:
+    try:
+        if chart.has_title and chart.chart_title.has_text_frame:
+            return " ".join(chart.chart_title.text_frame.text.split())
+    except (AttributeError, ValueError, KeyError):
+        pass
+    return ""
+
+
+def _chart_rows(chart: Any) -> list[list[str]]:
+    """A chart's data as a table: a header of categories, then one row per series."""
+    rows: list[list[str]] = []
+    for plot in chart.plots:
+        categories = [_cell(c) for c in plot.categories]
+        if not rows:
+            rows.append(["Series", *categories])
+        for series in plot.series:
+            values = ["" if v is None else _cell(v) for v in series.values]
+            rows.append([series.name or "", *values])
+    return rows
 
 
 def _heading_level(style: str) -> int | None:

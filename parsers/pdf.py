@@ -27,7 +27,7 @@ from PIL import Image
 from donecheck.parsers.base import MaterialBuilder, ParseContext, failure_reason, markdown_table
 from donecheck.parsers.detect import Detection
 from donecheck.parsers.material import Material
-from donecheck.parsers.mupdf import pymupdf
+from donecheck.parsers.mupdf import plain_settings, pymupdf
 from donecheck.parsers.ocr import OCR_MISSING, ocr_available, ocr_page
 
 __all__ = ["PdfParser", "render_page"]
@@ -96,7 +96,8 @@ class PdfParser:
                 return out.fail("encrypted: a password is needed to open it")
             if doc.is_encrypted:
                 out.warn("encrypted without a user password: opened read-only")
-            return self._read(doc, ctx, out)
+            with plain_settings():
+                return self._read(doc, ctx, out)
 
     def _read(self, doc: Any, ctx: ParseContext, out: MaterialBuilder) -> Material:
         limits = ctx.limits
