@@ -162,7 +162,7 @@ class MaterialBuilder:
         rows: tuple[tuple[str, ...], ...] | None = None,
     ) -> bool:
         """Add a block (split when long). Returns ``False`` once the budget is spent."""
-        text = text.strip("\n")
+        text = str(text).strip("\n")  # an exact str: libraries hand out str subclasses
         if not text.strip():
             return not self.full
         limits = self.ctx.limits

@@ -59,6 +59,27 @@ def soffice() -> str | None:
     return shutil.which("soffice") or shutil.which("libreoffice")
 
 
+def _reader_gave_up(exc: BaseException) -> bool:
+    """An exception from a reader on a damaged file: any Exception, or the Rust
+    panic python-calamine surfaces as pyo3's PanicException (a BaseException)."""
+    return isinstance(exc, Exception) or type(exc).__name__ == "PanicException"
+
+
+def _xls_value(cell: Any, datemode: int) -> Any:
+    import xlrd
+
+    if cell.ctype == xlrd.XL_CELL_DATE:
+        try:
+            return xlrd.xldate.xldate_as_datetime(cell.value, datemode)
+        except (ValueError, OverflowError, xlrd.xldate.XLDateError):
+            return cell.value
+    if cell.ctype == xlrd.XL_CELL_ERROR:
+        return xlrd.error_text_from_code.get(cell.value, "#ERR")
+    if cell.ctype == xlrd.XL_CELL_BOOLEAN:
+        return bool(cell.value)
+    return cell.value
+
+
 def _zip_refusal(data: bytes, ctx: ParseContext) -> str | None:
     """Why a ZIP-based document must not be inflated (bomb, damage, size), if it must not."""
     archive, report = inspect_zip(data, ctx.limits)
@@ -97,8 +118,13 @@ class OfficeParser:
             if refused:
                 return out.fail(refused)
             try:
-                self._calamine(data, ctx, out)
-            except Exception as exc:  # damaged workbooks: name it, keep what was read
+                if mime == "application/vnd.ms-excel":
+                    self._xls(data, ctx, out)
+                else:
+                    self._calamine(data, ctx, out)
+            except BaseException as exc:  # damaged workbooks: name it, keep what was read
+                if not _reader_gave_up(exc):
+                    raise
                 if not out.blocks:
                     return out.fail(failure_reason(exc))
                 out.stop(f"stopped early: {failure_reason(exc)}")
@@ -250,6 +276,34 @@ class OfficeParser:
     def _sheet(self, sheet: Any, ctx: ParseContext, out: MaterialBuilder) -> None:
         rows = sheet.iter_rows(values_only=True, max_col=ctx.limits.columns)
         self._rows(sheet.title, rows, ctx, out)
+
+    def _xls(self, data: bytes, ctx: ParseContext, out: MaterialBuilder) -> None:
+        """Excel 97-2003 with xlrd: pure Python, so a damaged file raises (calamine,
+        fuzzed, panicked or aborted the process on truncated .xls files)."""
+        import xlrd
+
+        limits = ctx.limits
+        book = xlrd.open_workbook(file_contents=data, on_demand=True, logfile=io.StringIO())
+        try:
+            names = book.sheet_names()
+            out.stats["sheets"] = float(len(names))
+            for index, name in enumerate(names[: limits.sheets]):
+                if out.full or ctx.out_of_time():
+                    break
+                sheet = book.sheet_by_index(index)
+                rows = (
+                    [
+                        _xls_value(cell, book.datemode)
+                        for cell in sheet.row_slice(r, 0, min(sheet.ncols, limits.columns))
+                    ]
+                    for r in range(sheet.nrows)
+                )
+                self._rows(name, rows, ctx, out)
+                book.unload_sheet(index)
+            if len(names) > limits.sheets:
+                out.stop(f"sheet limit: read {limits.sheets} of {len(names)} sheets")
+        finally:
+            book.release_resources()
 
     def _calamine(self, data: bytes, ctx: ParseContext, out: MaterialBuilder) -> None:
         from python_calamine import CalamineWorkbook
@@ -409,7 +463,7 @@ def _chart_rows(chart: Any) -> list[list[str]]:
             rows.append(["Series", *categories])
         for series in plot.series:
             values = ["" if v is None else _cell(v) for v in series.values]
-            rows.append([series.name or "", *values])
+            rows.append([str(series.name or ""), *values])
     return rows
 
 

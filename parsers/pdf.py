@@ -35,7 +35,7 @@ __all__ = ["PdfParser", "render_page"]
 _GROUP_CHARS = 1_200
 _MIN_TABLE_DRAWINGS = 4
 # The line-based table finder grows faster than linearly in a page's vector
-# paths (156k segments: ~60 s); a page with more is read as text only.
+# segments (156k: ~60 s); a page with more is read as text only.
 _MAX_TABLE_DRAWINGS = 5_000
 
 
@@ -57,6 +57,65 @@ _TABLE_OPTIONS = _table_options()
 
 pymupdf.TOOLS.mupdf_display_errors(False)
 pymupdf.TOOLS.mupdf_display_warnings(False)
+
+
+def _gap(left: dict[str, Any], right: dict[str, Any]) -> float:
+    return float(right["bbox"][0]) - float(left["bbox"][2])
+
+
+def _line_text(spans: list[dict[str, Any]]) -> str:
+    """A line's spans joined as printed: a space where the page leaves one
+    between two spans (separate text objects carry no space glyph)."""
+    parts: list[str] = []
+    previous: dict[str, Any] | None = None
+    for span in spans:
+        text = span["text"]
+        if previous is not None and parts and text and not parts[-1][-1:].isspace():
+            if not text[:1].isspace() and _gap(previous, span) > 0.15 * float(span["size"]):
+                parts.append(" ")
+        parts.append(text)
+        previous = span
+    return "".join(parts).strip()
+
+
+def _join_fragments(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Text blocks with line fragments put back into the line they belong to.
+
+    A PDF may draw one printed line as several text objects in any order ("2"
+    after ",100.00"); MuPDF then makes each its own line, and reading them in
+    its order scrambles the printed line. A line on another's baseline that
+    starts where that one ends joins it (within a block, or when one of the two
+    blocks is a single line: two columns of paragraphs stay apart).
+    """
+    text = [b for b in blocks if b.get("type") == 0 and b.get("lines")]
+    entries = [(b, line) for b in text for line in b["lines"] if line.get("spans")]
+    if len(entries) > 20_000:  # pathological pages: read as MuPDF grouped them
+        return text
+    entries.sort(key=lambda e: (round(float(e[1]["bbox"][3])), float(e[1]["bbox"][0])))
+    folded: set[int] = set()
+    current: tuple[dict[str, Any], dict[str, Any]] | None = None
+    for block, line in entries:
+        if current is not None:
+            home, left = current
+            size = max(float(span["size"]) for span in left["spans"] + line["spans"])
+            baseline = abs(float(left["bbox"][3]) - float(line["bbox"][3])) <= 0.25 * size
+            gap = float(line["bbox"][0]) - float(left["bbox"][2])
+            related = home is block or len(home["lines"]) == 1 or len(block["lines"]) == 1
+            if baseline and related and -0.25 * size <= gap <= 0.6 * size:
+                left["spans"] = left["spans"] + line["spans"]
+                left["bbox"] = tuple(pymupdf.Rect(left["bbox"]) | line["bbox"])
+                home["bbox"] = tuple(pymupdf.Rect(home["bbox"]) | line["bbox"])
+                folded.add(id(line))
+                continue
+        current = (block, line)
+    if not folded:
+        return text
+    kept = []
+    for block in text:
+        lines = [line for line in block["lines"] if id(line) not in folded]
+        if lines:
+            kept.append({**block, "lines": lines})
+    return kept
 
 
 def render_page(page: Any, dpi: int, long_side: int) -> tuple[bytes, int, int]:
@@ -202,11 +261,12 @@ class PdfParser:
     ) -> bool:
         """Add one page's blocks. Returns whether the page had any text layer."""
         table_boxes: list[Any] = []
-        drawings = len(page.get_cdrawings())
+        # Line segments, not paths: a table is often drawn as one path.
+        drawings = sum(len(path.get("items", ())) for path in page.get_cdrawings())
         if drawings > _MAX_TABLE_DRAWINGS:
             out.warn(
-                f"page {number}: {drawings} vector paths (limit {_MAX_TABLE_DRAWINGS}); tables on"
-                " it were read as text"
+                f"page {number}: {drawings} vector segments (limit {_MAX_TABLE_DRAWINGS});"
+                " tables on it were read as text"
             )
         elif drawings >= _MIN_TABLE_DRAWINGS:
             for table in page.find_tables(**_TABLE_OPTIONS).tables:
@@ -226,9 +286,7 @@ class PdfParser:
                 out.add("text", "\n".join(paragraph), page=number)
                 paragraph.clear()
 
-        for block in data["blocks"]:
-            if block.get("type") != 0:
-                continue
+        for block in _join_fragments(data["blocks"]):
             box = pymupdf.Rect(block["bbox"])
             if any(box.intersects(t) for t in table_boxes):
                 had_text = True
@@ -237,7 +295,7 @@ class PdfParser:
             sizes = []
             bold = True
             for line in block.get("lines", []):
-                text = "".join(span["text"] for span in line["spans"]).strip()
+                text = _line_text(line["spans"])
                 if text:
                     lines.append(text)
                     for span in line["spans"]:

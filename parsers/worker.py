@@ -310,8 +310,14 @@ def main(argv: list[str] | None = None) -> int:
             importlib.import_module(module)
         except ImportError:
             pass
-    inp, out = sys.stdin.buffer, sys.stdout.buffer
-    sys.stdout = sys.stderr  # a stray print() must not corrupt the frames
+    # Frames go out on a private copy of fd 1; fd 1 itself then points at stderr,
+    # so a stray print() or a C library writing to stdout (Leptonica does, about
+    # a truncated PNG) cannot corrupt a frame and leave the parent waiting.
+    sys.stdout.flush()
+    out = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    inp = sys.stdin.buffer
     _write_frame(out, _READY)
     while True:
         payload = _read_request(inp)

@@ -74,7 +74,7 @@ def test_a_page_with_too_many_vector_paths_skips_table_detection() -> None:
     material = _timed(doc.tobytes(), "lines.pdf")
     assert material.status == "parsed"
     assert "the words still count" in " ".join(b.text for b in material.blocks)
-    assert any("vector paths" in w and "read as text" in w for w in material.warnings)
+    assert any("vector segments" in w and "read as text" in w for w in material.warnings)
 
 
 def test_a_truncated_png_says_truncated() -> None:
@@ -176,3 +176,19 @@ def test_parsing_writes_nothing_under_home_and_skips_the_layout_model(tmp_path: 
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == "[]"
     assert list(home.rglob("*")) == []
+
+
+def test_a_library_writing_to_stdout_cannot_corrupt_the_worker_frames() -> None:
+    """Found by benchmarks/fuzz_parsers.py: Leptonica prints to fd 1 about a truncated
+    PNG, which desynchronised the frames; the parent waited out its whole timeout."""
+    from donecheck.parsers import ParseLimits
+    from donecheck.parsers.material import sha256_ref
+    from donecheck.parsers.worker import IsolatedParser
+
+    data = b"a line of text\n"
+    with IsolatedParser(timeout_s=20, target="tests.support.noisy_target:parse") as worker:
+        for _ in range(2):
+            started = time.perf_counter()
+            material = worker.parse(data, "a.txt", sha256=sha256_ref(data), limits=ParseLimits())
+            assert material.status == "parsed", material.reason
+            assert time.perf_counter() - started < BOUND_S
