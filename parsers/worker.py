@@ -95,6 +95,14 @@ class IsolatedParser:
 
     # ------------------------------------------------------------ lifecycle
 
+    def start(self) -> None:
+        """Start the child now (a failure is retried, and reported, by the next parse)."""
+        with self._lock:
+            try:
+                self._ensure()
+            except RuntimeError:
+                pass
+
     @property
     def pid(self) -> int | None:
         return self._child.pid if self._child is not None else None
@@ -348,9 +356,15 @@ if __name__ == "__main__":
 
 
 class WorkerPool:
-    """``workers`` isolated parsers used from threads, for parsing outside Ray (the CLI)."""
+    """``workers`` isolated parsers used from threads, for parsing outside Ray (the CLI).
 
-    def __init__(self, workers: int, *, timeout_s: float, memory_bytes: int) -> None:
+    The workers start at once, side by side in the background (``prestart``), so
+    their start-up overlaps the caller's own work and each other's.
+    """
+
+    def __init__(
+        self, workers: int, *, timeout_s: float, memory_bytes: int, prestart: bool = True
+    ) -> None:
         import queue
 
         self._idle: queue.SimpleQueue[IsolatedParser] = queue.SimpleQueue()
@@ -360,6 +374,10 @@ class WorkerPool:
         ]
         for worker in self._all:
             self._idle.put(worker)
+            if prestart:
+                threading.Thread(
+                    target=worker.start, name="parse-worker-start", daemon=True
+                ).start()
 
     def parse(self, data: bytes, name: str, *, sha256: str, limits: ParseLimits) -> Material:
         worker = self._idle.get()
