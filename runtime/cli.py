@@ -880,14 +880,16 @@ def _cmd_hook(args: argparse.Namespace) -> int:
     import urllib.error
     import urllib.request
 
+    from donecheck.runtime.bounds import MAX_PAYLOAD_BYTES, check_payload
     from donecheck.runtime.endpoint import read_endpoint, runtime_file
 
-    raw = sys.stdin.buffer.read()
+    raw = sys.stdin.buffer.read(MAX_PAYLOAD_BYTES + 1)
     try:
+        check_payload(raw)  # size and nesting, before anything decodes it
         payload = json.loads(raw or b"{}")
         if not isinstance(payload, dict):
             raise ValueError("the payload is not a JSON object")
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:
         _error(f"hook payload: {exc}; this turn was not checked")
         return EXIT_FAILURE
     path = runtime_file(

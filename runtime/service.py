@@ -51,6 +51,7 @@ from donecheck.actors.errors import (
     UnknownSessionError,
 )
 from donecheck.actors.messages import Deliver, FileSnapshot, LedgerEvent, Policy, Steer
+from donecheck.runtime.bounds import nesting_exceeds
 from donecheck.runtime.report import card_html, card_json
 from donecheck.runtime.session import AsyncSession
 
@@ -146,19 +147,6 @@ class HttpError(Exception):
         self.message = message
 
 
-def _depth_ok(value: Any, limit: int) -> bool:
-    """Whether ``value`` nests no deeper than ``limit`` (iterative: no recursion)."""
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict | list):
-            if depth > limit:
-                return False
-            children = item.values() if isinstance(item, dict) else item
-            stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
-    return True
-
-
 # ------------------------------------------------------------------------ app
 
 
@@ -206,16 +194,22 @@ class _Service:
         raw = b"".join(chunks)
         if not raw.strip():
             raise HttpError(400, "the body is empty: send a JSON object")
+        depth = self.limits.max_json_depth
+        deep = (  # before any decoder recurses; a big body is scanned off the event loop
+            await asyncio.to_thread(nesting_exceeds, raw, depth)
+            if len(raw) > 65_536
+            else nesting_exceeds(raw, depth)
+        )
+        if deep:
+            raise HttpError(
+                400, f"the JSON is nested deeper than {self.limits.max_json_depth} levels"
+            )
         try:
             value = msgspec.json.decode(raw)
         except RecursionError:
             raise HttpError(400, "the JSON is nested too deeply") from None
         except msgspec.DecodeError as exc:
             raise HttpError(400, f"the body is not valid JSON: {exc}") from None
-        if not _depth_ok(value, self.limits.max_json_depth):
-            raise HttpError(
-                400, f"the JSON is nested deeper than {self.limits.max_json_depth} levels"
-            )
         return value
 
     async def typed(self, request: Request, kind: type[Any]) -> Any:
