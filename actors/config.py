@@ -130,6 +130,11 @@ class Config(BaseSettings):
     judge_retry_after_cap_s: float = Field(
         20.0, ge=0, description="Longest wait a server's Retry-After can impose."
     )
+    judge_max_answer_bytes: int = Field(
+        8 << 20,
+        ge=4_096,
+        description="Largest judge answer read (a streamed one in all); past it the call fails.",
+    )
     reviewer_concurrency: int = Field(
         1_024, ge=1, description="Judge reviews one reviewer actor runs at once; others queue."
     )

@@ -41,6 +41,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from donecheck.actors.bounds import nesting_exceeds
 from donecheck.actors.config import Config
 from donecheck.actors.errors import DoneCheckError
 from donecheck.actors.redact import redact
@@ -452,6 +453,7 @@ class OpenAIProvider:
         max_attempts: int = MAX_ATTEMPTS,
         backoff_s: float = 0.5,
         retry_after_cap_s: float = 20.0,
+        max_answer_bytes: int = 8 << 20,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         problem = route.problem()
@@ -462,6 +464,7 @@ class OpenAIProvider:
         self._max_attempts = max(1, max_attempts)
         self._backoff_s = backoff_s
         self._retry_after_cap_s = retry_after_cap_s
+        self._max_answer_bytes = max_answer_bytes
         self._sleep = sleep
         headers = {"content-type": "application/json", "user-agent": "donecheck-judge"}
         if route.api_key:
@@ -560,8 +563,9 @@ class OpenAIProvider:
         try:
             async with self._client.stream("POST", self._url, content=body) as response:
                 status = response.status_code
-                if status != 200:
-                    detail = (await response.aread())[:300].decode("utf-8", "replace")
+                if status != 200:  # only the start of an error body is read, however long
+                    head, _ = await _read_capped(response, _ERROR_BODY_BYTES)
+                    detail = head[:300].decode("utf-8", "replace")
                     retry = status in RETRY_STATUSES or status >= 500
                     wait = retry_after(response.headers.get("retry-after")) if retry else None
                     raise _AttemptFailed(
@@ -572,7 +576,13 @@ class OpenAIProvider:
                     )
                 if "text/event-stream" in response.headers.get("content-type", ""):
                     return await self._read_stream(response)
-                raw = await response.aread()
+                raw, whole = await _read_capped(response, self._max_answer_bytes)
+                if not whole:
+                    raise _AttemptFailed(
+                        f"the answer is over the {self._max_answer_bytes} byte limit; not read",
+                        status=None,
+                        retry=False,
+                    )
         except httpx.TransportError as exc:  # connect, read, write, a cut stream
             raise _AttemptFailed(
                 transport_problem(exc, self._url),
@@ -584,6 +594,13 @@ class OpenAIProvider:
         return self._read_json(raw)
 
     def _read_json(self, raw: bytes) -> tuple[str, Usage, str, str | None]:
+        if nesting_exceeds(raw, _ANSWER_DEPTH):
+            failed = _AttemptFailed(
+                f"the answer's JSON is nested deeper than {_ANSWER_DEPTH} levels",
+                status=None,
+                retry=True,
+            )
+            raise failed
         try:
             data = json.loads(raw)
             choice = data["choices"][0]
@@ -606,13 +623,15 @@ class OpenAIProvider:
         finish: str | None = None
         done = False
         try:
-            async for line in response.aiter_lines():
+            async for line in _capped_lines(response, self._max_answer_bytes):
                 if not line.startswith("data:"):
                     continue
                 payload = line[5:].strip()
                 if payload == "[DONE]":
                     done = True
                     break
+                if nesting_exceeds(payload.encode(), _ANSWER_DEPTH):
+                    continue
                 try:
                     chunk = json.loads(payload)
                 except ValueError:
@@ -639,6 +658,46 @@ class OpenAIProvider:
             failed.usage = usage
             raise failed
         return "".join(parts), usage, model, finish
+
+
+_ERROR_BODY_BYTES = 4_096
+_ANSWER_DEPTH = 64
+
+
+async def _read_capped(response: httpx.Response, limit: int) -> tuple[bytes, bool]:
+    """At most ``limit`` bytes of the body, and whether that was all of it; the
+    rest is never read (the connection is closed with the response)."""
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in response.aiter_bytes():
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > limit:
+            return b"".join(chunks)[:limit], False
+    return b"".join(chunks), True
+
+
+async def _capped_lines(response: httpx.Response, limit: int) -> AsyncIterator[str]:
+    """A streamed answer's lines; past ``limit`` bytes in all the call fails."""
+    size = 0
+    pending = bytearray()
+    async for chunk in response.aiter_bytes():
+        size += len(chunk)
+        if size > limit:
+            raise _AttemptFailed(
+                f"the streamed answer is over the {limit} byte limit; not read",
+                status=None,
+                retry=False,
+            )
+        start = len(pending)
+        pending += chunk
+        begin = 0
+        while (end := pending.find(b"\n", start)) >= 0:
+            yield pending[begin:end].decode("utf-8", "replace").rstrip("\r")
+            begin = start = end + 1
+        del pending[:begin]
+    if pending:
+        yield pending.decode("utf-8", "replace").rstrip("\r")
 
 
 def _content(value: object) -> str:

@@ -400,6 +400,7 @@ class Reviewer:
                 self.route,
                 max_connections=self._config.reviewer_concurrency,
                 retry_after_cap_s=self._config.judge_retry_after_cap_s,
+                max_answer_bytes=self._config.judge_max_answer_bytes,
             )
         return self._provider
 

@@ -880,7 +880,7 @@ def _cmd_hook(args: argparse.Namespace) -> int:
     import urllib.error
     import urllib.request
 
-    from donecheck.runtime.bounds import MAX_PAYLOAD_BYTES, check_payload
+    from donecheck.actors.bounds import MAX_PAYLOAD_BYTES, check_payload
     from donecheck.runtime.endpoint import read_endpoint, runtime_file
 
     raw = sys.stdin.buffer.read(MAX_PAYLOAD_BYTES + 1)

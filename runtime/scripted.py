@@ -92,6 +92,9 @@ class Reply:
     headers: dict[str, str] = field(default_factory=dict)
     body: str | None = None
     """Sent as the whole response body instead of a completion (malformed JSON …)."""
+    body_bytes: int = 0
+    """Sent as a body of this many filler bytes (written in 1 MiB pieces, never held
+    whole), to test a client's size limits; with ``status``."""
     usage: dict[str, int] | Literal["auto"] | None = "auto"
     """``auto``: counts from the sizes; ``None``: no usage in the answer."""
     stream: bool | None = None
@@ -318,6 +321,8 @@ class ScriptedProvider:
             return False
         if reply.drip_s > 0:
             return await _drip(writer, reply)
+        if reply.body_bytes > 0:
+            return await _filler(writer, reply.status, reply.body_bytes)
         if reply.status != 200:
             text = (
                 reply.body.encode()
@@ -413,6 +418,22 @@ async def _send(
     headers.update(extra or {})
     writer.write(_head(status, headers) + body)
     await writer.drain()
+    return True
+
+
+async def _filler(writer: asyncio.StreamWriter, status: int, size: int) -> bool:
+    """A body of ``size`` bytes of JSON-looking filler; a reader may hang up early."""
+    piece = b'{"error": "' + b"x" * ((1 << 20) - 16) + b'"}\n'
+    writer.write(_head(status, {"content-type": "application/json", "content-length": str(size)}))
+    try:
+        sent = 0
+        while sent < size:
+            part = piece[: size - sent]
+            writer.write(part)
+            sent += len(part)
+            await writer.drain()
+    except (ConnectionError, OSError):
+        return False
     return True
 
 

@@ -43,6 +43,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from donecheck.actors.bounds import nesting_exceeds
 from donecheck.actors.errors import (
     ActorUnavailableError,
     DoneCheckError,
@@ -51,7 +52,6 @@ from donecheck.actors.errors import (
     UnknownSessionError,
 )
 from donecheck.actors.messages import Deliver, FileSnapshot, LedgerEvent, Policy, Steer
-from donecheck.runtime.bounds import nesting_exceeds
 from donecheck.runtime.report import card_html, card_json
 from donecheck.runtime.session import AsyncSession
 

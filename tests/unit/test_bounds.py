@@ -11,7 +11,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from donecheck.runtime.bounds import PayloadError, check_payload, nesting_exceeds
+from donecheck.actors.bounds import PayloadError, check_payload, nesting_exceeds
 from tests.support.env import child_env
 
 JSON = st.recursive(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 
@@ -280,3 +281,57 @@ def test_the_scripted_server_in_its_own_thread() -> None:
         assert httpx.post(server.url + "/chat/completions", content=b"{").status_code == 400
         assert httpx.get(server.url + "/nowhere").status_code == 404
     assert server.requests[0].text == "review this"
+
+
+def _peak_rss(reset: bool = False) -> int:
+    """This process's peak resident set (VmHWM); ``reset`` starts a new peak."""
+    if reset:
+        Path("/proc/self/clear_refs").write_text("5")
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) * 1024
+    raise AssertionError("no VmHWM")
+
+
+@pytest.mark.parametrize("status", [500, 200])
+def test_a_300_mb_reply_is_never_read_whole(status: int) -> None:
+    """An error body is read up to 4 KiB, an answer up to the answer limit; the
+    client hangs up on the rest, and this process's memory stays where it was."""
+    import gc
+
+    gc.collect()
+    before = _peak_rss(reset=True)
+    result, _ = call([Reply(status=status, body_bytes=300 << 20), "ok"], sleeps=Sleeps())
+    peak = _peak_rss()
+    assert peak - before < 64 << 20, f"the peak RSS grew {(peak - before) >> 20} MiB"
+    if status == 500:  # retried, and the second attempt answers
+        assert isinstance(result, Generation) and result.text == "ok"
+        assert result.attempts[0].error.startswith('HTTP 500: {"error": "xxx')
+    else:  # too big to be an answer: not retried, no verdict from it
+        assert isinstance(result, ProviderError)
+        assert "over the 8388608 byte limit" in result.attempts[-1].error
+
+
+def test_a_streamed_answer_past_the_limit_fails_without_holding_it() -> None:
+    async def go() -> Generation | ProviderError:
+        huge = "word " * (3 << 20)  # ~15 MB of content in stream chunks
+        async with ScriptedProvider([Reply(content=huge, stream=True)]) as server:
+            route = JudgeRoute(base_url=server.url, model="judge", stream=True)
+            provider = OpenAIProvider(route, sleep=Sleeps(), max_answer_bytes=1 << 20)
+            try:
+                return await provider.generate(MESSAGES, max_tokens=100, deadline_s=30)
+            except ProviderError as exc:
+                return exc
+            finally:
+                await provider.aclose()
+
+    result = asyncio.run(go())
+    assert isinstance(result, ProviderError)
+    assert "streamed answer is over the 1048576 byte limit" in result.attempts[-1].error
+
+
+def test_an_answer_nested_too_deeply_is_refused_before_decoding() -> None:
+    deep = '{"choices": ' + "[" * 5_000 + "]" * 5_000 + "}"
+    result, _ = call([Reply(body=deep)] * 5, sleeps=Sleeps())
+    assert isinstance(result, ProviderError)
+    assert "nested deeper than 64 levels" in result.attempts[0].error

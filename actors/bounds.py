@@ -1,4 +1,5 @@
-"""Bounds on JSON a hook or the HTTP API receives, checked before it is decoded.
+"""Bounds on JSON DoneCheck receives (a hook payload, an API body, a judge's
+answer), checked before it is decoded.
 
 A payload's nesting is measured on its bytes (strings blanked out by one regular
 expression, then only the brackets walked, stopping at the first level past the
