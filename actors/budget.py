@@ -115,6 +115,12 @@ class SessionUsage(msgspec.Struct, kw_only=True):
     """``reservation:attempt`` keys already counted, so a retried message counts once."""
     grants: dict[str, int] = {}
     """Output tokens granted per open reservation, to answer a retried ``Reserve``."""
+    invalid_reports: int = 0
+    """Usage reports refused (negative counts): not counted, the call's usage unknown."""
+    overruns: int = 0
+    """Settled attempts that reported more output than their grant allowed."""
+    overrun_tokens: int = 0
+    """Output tokens beyond the grants, in all."""
 
     @property
     def reserved(self) -> int:
@@ -249,8 +255,9 @@ class BudgetAccountant:
         """:meth:`handle` for an async actor: group-committed writes."""
         reply, dirty = self.apply(msg)
         if self._writer is not None:
-            for key, data in dirty:
-                await self._writer.save(key, data)
+            # one transaction: the session, its tenant's pool and the shard's pool
+            # are committed together, so a crash cannot keep one without the others
+            await self._writer.save_many(dirty)
         return reply
 
     # ------------------------------------------------------------------ logic
@@ -312,8 +319,13 @@ class BudgetAccountant:
                 usage.settled = [*usage.settled[-_SETTLED_KEPT + 1 :], key]
                 tenant = self._tenant_pool(usage)
                 shard = self._pool if self._caps.global_tokens is not None else None
-                unknown = msg.input_tokens is None or msg.output_tokens is None
-                if unknown and msg.rejected:
+                counts = (msg.input_tokens, msg.output_tokens, msg.cache_hit_tokens)
+                invalid = any(c is not None and c < 0 for c in counts)
+                unknown = invalid or msg.input_tokens is None or msg.output_tokens is None
+                if invalid:  # refused: nothing counted from it; the call's usage is unknown
+                    usage.invalid_reports += 1
+                    usage.unknown_calls += 1
+                elif unknown and msg.rejected:
                     unknown = False  # refused before any output: nothing was used
                 elif unknown:
                     usage.unknown_calls += 1
@@ -330,6 +342,10 @@ class BudgetAccountant:
                     for pool in (tenant, shard):
                         if pool is not None:
                             pool.tokens += spent
+                    allowed = usage.grants.get(msg.reservation_id)
+                    if allowed is not None and (msg.output_tokens or 0) > allowed:
+                        usage.overruns += 1
+                        usage.overrun_tokens += (msg.output_tokens or 0) - allowed
                 if msg.attempt > 1:
                     usage.retries += 1
                 if msg.attempt == 1:
@@ -389,6 +405,9 @@ class BudgetAccountant:
             cap=self._caps.session_tokens,
             aux_tokens_by_kind=dict(usage.kind_tokens),
             retries=usage.retries,
+            invalid_reports=usage.invalid_reports,
+            overruns=usage.overruns,
+            overrun_tokens=usage.overrun_tokens,
         )
 
     def statistics(self) -> dict[str, Any]:

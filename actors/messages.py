@@ -622,6 +622,12 @@ class UsageSummary(Message, frozen=True, kw_only=True):
     """Reported tokens per aux call kind (``pre_analysis``, ``review``, ``milestone``)."""
     retries: int = 0
     """Attempts beyond the first of aux calls (each settled with its own usage)."""
+    invalid_reports: int = 0
+    """Usage reports refused (negative counts); their calls count as unknown usage."""
+    overruns: int = 0
+    """Attempts that reported more output tokens than their grant allowed."""
+    overrun_tokens: int = 0
+    """Output tokens beyond the grants, in all."""
 
     @property
     def cost_calls(self) -> int:

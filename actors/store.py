@@ -485,9 +485,17 @@ class StateWriter:
         self.writes = 0
 
     async def save(self, key: str, data: bytes) -> None:
+        await self.save_many([(key, data)])
+
+    async def save_many(self, items: Sequence[tuple[str, bytes]]) -> None:
+        """Save several values in one transaction: they join the pending batch
+        together (no ``await`` between them), so a crash keeps all or none."""
+        if not items:
+            return
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        waiting = self._pending.get(key)
-        self._pending[key] = (data, [*(waiting[1] if waiting else []), future])
+        for key, data in items:
+            waiting = self._pending.get(key)
+            self._pending[key] = (data, [*(waiting[1] if waiting else []), future])
         if self._flusher is None or self._flusher.done():
             self._flusher = asyncio.ensure_future(self._flush())
         await future

@@ -63,6 +63,13 @@ def usage_text(card: ReportCard) -> str:
         parts.append(f"{usage.retries} retried attempt(s)")
     if usage.unknown_calls:
         parts.append(f"{usage.unknown_calls} with unreported usage")
+    if usage.invalid_reports:
+        parts.append(f"{usage.invalid_reports} usage report(s) refused (negative counts)")
+    if usage.overruns:
+        parts.append(
+            f"OVERRUN: {usage.overruns} answer(s) {usage.overrun_tokens:,} output tokens"
+            " past their grant"
+        )
     aux = ", ".join(parts) or "none (rules-only reviews make no model calls)"
     cap = f" of {usage.cap:,}" if usage.cap else ""
     r = rechecks(card)
@@ -120,6 +127,9 @@ def card_json(card: ReportCard, *, session: str, warnings: Sequence[str] = ()) -
             "aux_tokens_by_kind": dict(usage.aux_tokens_by_kind),
             "retries": usage.retries,
             "unknown_usage_calls": usage.unknown_calls,
+            "invalid_usage_reports": usage.invalid_reports,
+            "overruns": usage.overruns,
+            "overrun_tokens": usage.overrun_tokens,
             "rechecks": rechecks(card),
             "cost_calls": usage.main_calls + 2 + rechecks(card),
             "cap": usage.cap,

@@ -194,3 +194,112 @@ def test_retried_messages_count_once() -> None:
     acc.handle(settle("a", used=1_500))  # the same settlement again
     summary = acc.handle(BudgetQuery(session_id="s"))
     assert summary.aux_tokens == 1_500 and summary.aux_calls == {"review": 1}  # type: ignore[union-attr]
+
+
+class _Crash(Exception):
+    """The accountant's process dies while writing."""
+
+
+class _CrashingStore(SqliteStore):
+    """A real SQLite store whose ``crash_at``-th write never commits."""
+
+    def __init__(self, folder: Path, name: str, crash_at: int | None) -> None:
+        super().__init__(folder, name)
+        self.crash_at = crash_at
+        self.writes = 0
+
+    def put_states(self, kind: str, items: object) -> None:  # type: ignore[override]
+        self.writes += 1
+        if self.writes == self.crash_at:
+            raise _Crash(f"crash at write {self.writes}")
+        super().put_states(kind, items)  # type: ignore[arg-type]
+
+
+def _tenant_script() -> list[Reserve | UsageReport]:
+    """Reservations of 2,000 across five sessions of one tenant, some settled."""
+    script: list[Reserve | UsageReport] = []
+    for i in range(14):
+        session = f"s{i % 5}"
+        script.append(reserve(1_000, output=1_000, rid=f"r{i}", session=session, tenant="acme"))
+        if i % 3 == 2:
+            script.append(
+                UsageReport(
+                    reservation_id=f"r{i - 1}",
+                    session_id=f"s{(i - 1) % 5}",
+                    kind="review",
+                    input_tokens=900,
+                    output_tokens=300,
+                    tenant="acme",
+                )
+            )
+    return script
+
+
+def _consistent(folder: Path, config: Config) -> None:
+    """Reloaded from the store: the tenant's pool is exactly its sessions' sum."""
+    fresh = BudgetAccountant(config=config, store=SqliteStore(folder, "budget-0"))
+    sessions = {k: v for k, v in fresh._sessions.items() if v.tenant == "acme"}
+    pool = fresh._tenants.get("acme")
+    held = {rid: n for usage in sessions.values() for rid, n in usage.reservations.items()}
+    assert pool is not None
+    assert pool.reservations == held
+    assert pool.tokens == sum(usage.tokens for usage in sessions.values())
+    assert pool.committed <= 20_000
+
+
+@pytest.mark.parametrize("path", ["sync", "async"])
+def test_a_crash_at_every_store_write_never_splits_a_message(tmp_path: Path, path: str) -> None:
+    """Crash the accountant at write k (for every k), restart it from the store,
+    retry the message that was not acknowledged, finish the script: the tenant's
+    pool always equals what its sessions hold, and the cap is never passed."""
+    config = Config(aux_max_output_tokens=1_000, tenant_aux_token_cap=20_000)
+    script = _tenant_script()
+
+    def run(folder: Path, crash_at: int | None) -> int:
+        store = _CrashingStore(folder, "budget-0", crash_at)
+        acc = BudgetAccountant(config=config, store=store)
+        for message in script:
+            for _ in range(2):  # at most one crash, so at most one retry
+                try:
+                    if path == "sync":
+                        acc.handle(message)
+                    else:
+                        asyncio.run(acc.handle_async(message))
+                    break
+                except _Crash:
+                    store.close()  # the process is gone; a new one restores
+                    store = _CrashingStore(folder, "budget-0", None)
+                    acc = BudgetAccountant(config=config, store=store)
+        writes = store.writes
+        store.close()
+        _consistent(folder, config)
+        return writes
+
+    total = run(tmp_path / "clean", None)
+    assert total >= 10  # denied reservations write nothing
+    for crash_at in range(1, total + 1):
+        run(tmp_path / f"crash-{crash_at}", crash_at)
+
+
+def test_usage_is_validated_negative_refused_beyond_the_grant_an_overrun() -> None:
+    acc = BudgetAccountant(config=Config(session_aux_token_cap=50_000, aux_max_output_tokens=1_000))
+    assert isinstance(acc.handle(reserve(1_000, output=1_000, rid="a")), Grant)
+    negative = UsageReport(
+        reservation_id="a", session_id="s", kind="review", input_tokens=-5_000, output_tokens=10
+    )
+    settled = acc.handle(negative)
+    summary = acc.handle(BudgetQuery(session_id="s"))
+    assert settled.unknown  # type: ignore[union-attr]
+    assert summary.aux_tokens == 0 and summary.invalid_reports == 1  # type: ignore[union-attr]
+    assert summary.reserved_tokens == 0  # type: ignore[union-attr]  # final: released
+    # a refused report counts as unreported usage: it cannot free budget for more calls
+    assert isinstance(acc.handle(reserve(1_000, output=1_000, rid="b")), Deny)
+    assert isinstance(acc.handle(reserve(1_000, output=1_000, rid="c", session="t")), Grant)
+    acc.handle(
+        UsageReport(
+            reservation_id="c", session_id="t", kind="review", input_tokens=900, output_tokens=4_000
+        )
+    )
+    summary = acc.handle(BudgetQuery(session_id="t"))
+    assert summary.overruns == 1 and summary.overrun_tokens == 3_000  # type: ignore[union-attr]
+    assert summary.aux_tokens == 4_900  # type: ignore[union-attr]  # spent is spent

@@ -1,0 +1,112 @@
+"""Review time against session length: one transcript of N messages (tool calls
+and results, a test run every 50 calls, a final claim), replayed into a session
+and reviewed, for N in 1k, 10k, 30k, 100k — in-process and on an embedded Ray.
+
+Target (issue 15): 100k messages in at most 10x the time of 10k.
+Run: ``python -m benchmarks.session_length`` (``--sizes``, ``--no-ray``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import tempfile
+import time
+from pathlib import Path
+
+from benchmarks._common import emit, log
+
+
+def write_transcript(folder: Path, messages: int) -> Path:
+    rows: list[dict[str, object]] = [
+        {"role": "user", "content": "Fix the failing test in calc.py and make `pytest -q` pass."}
+    ]
+    i = 0
+    while len(rows) < messages - 1:
+        call = f"call_{i}"
+        command = "pytest -q" if i % 50 == 0 else f"cat src/file_{i % 97}.py"
+        arguments = json.dumps({"command": command})
+        rows.append(
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {
+                        "id": call,
+                        "type": "function",
+                        "function": {"name": "bash", "arguments": arguments},
+                    }
+                ],
+            }
+        )
+        output = (
+            "3 passed in 0.01s"
+            if command.startswith("pytest")
+            else f"def f{i}():\n    return {i}\n"
+        )
+        rows.append({"role": "tool", "tool_call_id": call, "content": output})
+        i += 1
+    rows.append({"role": "assistant", "content": "Done: all tests pass (`pytest -q`: 3 passed)."})
+    path = folder / f"t{messages}.json"
+    path.write_text(json.dumps({"messages": rows}))
+    return path
+
+
+def measure(dc: object, paths: list[Path], mode: str) -> None:
+    from donecheck.runtime.replay import review_transcript
+    from donecheck.runtime.transcripts.detect import load_transcript
+
+    times: dict[int, float] = {}
+    for path in paths:
+        messages = int(path.stem[1:])
+        transcript = load_transcript(path)
+        started = time.perf_counter()
+        outcome = asyncio.run(review_transcript(dc, transcript))  # type: ignore[arg-type]
+        times[messages] = time.perf_counter() - started
+        emit(
+            "session_length",
+            "review_s",
+            times[messages],
+            "s",
+            mode=mode,
+            messages=messages,
+            decision=outcome.decision,
+        )
+    if 10_000 in times and 100_000 in times:
+        emit(
+            "session_length",
+            "ratio_100k_10k",
+            times[100_000] / times[10_000],
+            "x",
+            mode=mode,
+            target="<= 10",
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1_000, 10_000, 30_000, 100_000])
+    parser.add_argument("--no-ray", action="store_true")
+    args = parser.parse_args()
+    from donecheck.runtime import DoneCheck
+
+    with tempfile.TemporaryDirectory(prefix="dc-length-") as tmp:
+        folder = Path(tmp)
+        paths = [write_transcript(folder, n) for n in args.sizes]
+        log(f"transcripts: {', '.join(str(n) for n in args.sizes)} messages")
+        local = DoneCheck.start_local(data_dir=folder / "local")
+        try:
+            measure(local, paths, "in-process")
+        finally:
+            local.shutdown()
+        if not args.no_ray:
+            embedded = DoneCheck.start(data_dir=folder / "ray", num_cpus=2)
+            try:
+                measure(embedded, paths, "ray")
+            finally:
+                embedded.shutdown()
+
+
+if __name__ == "__main__":
+    main()
