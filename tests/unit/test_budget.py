@@ -303,3 +303,18 @@ def test_usage_is_validated_negative_refused_beyond_the_grant_an_overrun() -> No
     summary = acc.handle(BudgetQuery(session_id="t"))
     assert summary.overruns == 1 and summary.overrun_tokens == 3_000  # type: ignore[union-attr]
     assert summary.aux_tokens == 4_900  # type: ignore[union-attr]  # spent is spent
+
+
+def test_the_chaos_fault_knob_fails_writes_and_only_writes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from donecheck.actors.errors import StoreError
+    from donecheck.actors.store import FAULT_RATE_ENV, open_store
+
+    monkeypatch.setenv(FAULT_RATE_ENV, "1")
+    store = open_store(f"sqlite://{tmp_path}", "budget-0")
+    with pytest.raises(StoreError, match="injected fault"):
+        store.put_states("budget-0", [("k", b"v")])
+    assert store.list_state("budget-0") == []  # reads pass through
+    monkeypatch.delenv(FAULT_RATE_ENV)
+    assert not hasattr(open_store(f"sqlite://{tmp_path}", "budget-1"), "injected")
