@@ -158,6 +158,11 @@ class Config(BaseSettings):
 
     # --------------------------------------------------------------- runtime
     namespace: str = Field("donecheck", min_length=1, pattern=r"^[A-Za-z0-9_.-]+$")
+    spread_actors: bool = Field(
+        False,
+        description="Place the actors across the cluster's nodes (Ray's SPREAD) instead of"
+        " packing them: losing one node then loses only its share (needs a shared store).",
+    )
     ledger_shards: int = Field(2, ge=1, le=1024)
     controller_shards: int = Field(2, ge=1, le=1024)
     budget_shards: int = Field(1, ge=1, le=1024)

@@ -244,6 +244,8 @@ def deploy(config: Config, *, detached: bool, timeout_s: float = 120.0) -> Deplo
     ns = config.namespace
     lifetime = "detached" if detached else None
 
+    placement = {"scheduling_strategy": "SPREAD"} if config.spread_actors else {}
+
     def opts(name: str, **extra: Any) -> dict[str, Any]:
         return {
             "name": name,
@@ -251,6 +253,7 @@ def deploy(config: Config, *, detached: bool, timeout_s: float = 120.0) -> Deplo
             "get_if_exists": True,
             "lifetime": lifetime,
             "num_cpus": 0,
+            **placement,
             **extra,
         }
 

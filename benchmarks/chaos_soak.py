@@ -69,6 +69,7 @@ class Tally:
         self.unfinished: list[str] = []
         self.decisions_ms: list[float] = []
         self.call_errors: Counter[str] = Counter()
+        self.overruns: list[str] = []
 
 
 async def _retry(tally: Tally, what: str, call: Any) -> Any:
@@ -117,6 +118,11 @@ async def one_session(dc: Any, n: int, tally: Tally, judge_s: float) -> None:
         tally.decisions_ms.append((time.perf_counter() - started - judge_s) * 1000)
         report = await _retry(tally, "close", lambda: session.close())
         tally.ended[str(report.end_reason or report.decision)] += 1
+        usage = report.usage
+        if usage is not None and (
+            usage.overruns or (usage.cap is not None and usage.aux_tokens > usage.cap)
+        ):
+            tally.overruns.append(session.session_id)
     except Exception as exc:
         tally.unfinished.append(f"{session.session_id}: {type(exc).__name__}: {exc}"[:200])
 
@@ -230,6 +236,7 @@ def main() -> None:
         examples=tally.unfinished[:3],
         **params,
     )
+    emit("chaos_soak", "budget_overruns", len(tally.overruns), "sessions", **params)
     emit("chaos_soak", "decision_overhead_p50", stats["p50"], "ms", **params)
     emit("chaos_soak", "decision_overhead_p99", stats["p99"], "ms", **params)
     emit("chaos_soak", "kills", sum(kills.values()), "kills", by_kind=dict(kills), **params)
