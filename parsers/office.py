@@ -502,6 +502,7 @@ def _w(name: str) -> str:
 
 
 _T, _TAB, _BR, _CR, _P, _TBL = (_w(n) for n in ("t", "tab", "br", "cr", "p", "tbl"))
+_MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
 _MATH = (_M + "oMath", _M + "oMathPara")
 _DOC_PR = _WP + "docPr"
 
@@ -541,6 +542,11 @@ def _collect(element: Any, parts: list[str], counts: dict[str, int]) -> None:
             alt = (child.get("descr") or "").strip()
             if alt:
                 parts.append(f" [image: {alt}] ")
+        elif tag == _MC + "AlternateContent":  # the same content twice: read one form
+            choice = child.find(_MC + "Choice")
+            chosen = choice if choice is not None else child.find(_MC + "Fallback")
+            if chosen is not None:
+                _collect(chosen, parts, counts)
         elif tag == _TBL:  # a table nested in a cell
             rows = _docx_rows(child, counts)
             parts.append("\n" + "\n".join(" | ".join(r) for r in rows) + "\n")

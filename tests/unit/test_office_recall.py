@@ -79,3 +79,22 @@ def test_docx_alt_text_and_content_controls_are_read() -> None:
     document.save(buffer)
     text = _text(buffer.getvalue(), "controls.docx")
     assert "Before the control" in text and "Inside a content control" in text
+
+
+def test_a_text_box_stored_twice_for_compatibility_is_read_once() -> None:
+    """Word keeps a text box as DrawingML (mc:Choice) and VML (mc:Fallback)."""
+    mc = "http://schemas.openxmlformats.org/markup-compatibility/2006"
+    box = (
+        f'<w:r xmlns:w="{W}" xmlns:mc="{mc}"><mc:AlternateContent>'
+        '<mc:Choice Requires="wps"><w:drawing><w:txbxContent><w:p><w:r>'
+        "<w:t>Boxed note</w:t></w:r></w:p></w:txbxContent></w:drawing></mc:Choice>"
+        "<mc:Fallback><w:pict><w:txbxContent><w:p><w:r><w:t>Boxed note</w:t></w:r></w:p>"
+        "</w:txbxContent></w:pict></mc:Fallback></mc:AlternateContent></w:r>"
+    )
+    document = Document()
+    paragraph = document.add_paragraph("Before the box")
+    paragraph._p.append(parse_xml(box))
+    buffer = io.BytesIO()
+    document.save(buffer)
+    text = _text(buffer.getvalue(), "box.docx")
+    assert text.count("Boxed note") == 1
