@@ -1,0 +1,304 @@
+"""Gates: the checks a project requires, run by DoneCheck itself.
+
+A project lists them in ``donecheck.toml`` (``[[gate]]`` tables) or in
+``pyproject.toml`` (``[[tool.donecheck.gate]]``)::
+
+    [[tool.donecheck.gate]]
+    name = "tests"
+    command = ["python", "-m", "pytest", "-q"]
+    paths = ["src/**", "tests/**"]      # changes here make it due (default: always due)
+    timeout_s = 600
+
+Only commands from that file are ever run — never one taken from a transcript.
+Each gate runs in the workspace, in its own process group (a gate that outlives
+its timeout is killed with everything it started), with an environment that
+holds no secrets (no API keys, tokens or passwords; never the judge's key),
+and with its output capped (the start and the end are kept). The result says
+where and how long it ran.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+import signal
+import socket
+import subprocess
+import threading
+import time
+import tomllib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from donecheck.actors.errors import InputError
+
+__all__ = [
+    "Gate",
+    "GateResult",
+    "clean_environment",
+    "due_gates",
+    "find_gates",
+    "load_gates",
+    "run_gate",
+]
+
+DEFAULT_TIMEOUT_S = 600.0
+MAX_OUTPUT_BYTES = 64 * 1024
+_SECRET_NAME = re.compile(
+    r"(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH|SESSION_ID|COOKIE|PRIVATE)",
+    re.IGNORECASE,
+)
+_ALWAYS_DROPPED = ("DONECHECK_JUDGE_API_KEY", "RAY_AUTH_TOKEN")
+
+GateStatus = Literal["passed", "failed", "timeout", "error"]
+
+
+@dataclass(frozen=True, slots=True)
+class Gate:
+    """One required check, as the project's configuration file lists it."""
+
+    name: str
+    command: tuple[str, ...] | str
+    """An argument list (run directly) or a string (run by the shell)."""
+    paths: tuple[str, ...] = ()
+    """Glob patterns, relative to the workspace; a change to a match makes it due."""
+    timeout_s: float = DEFAULT_TIMEOUT_S
+    source: str = ""
+    """The file it came from."""
+
+    @property
+    def shown(self) -> str:
+        return self.command if isinstance(self.command, str) else " ".join(self.command)
+
+
+@dataclass(frozen=True, slots=True)
+class GateResult:
+    """What one run of a gate did."""
+
+    name: str
+    command: str
+    status: GateStatus
+    exit_code: int | None
+    duration_s: float
+    output: str
+    """The output (stdout and stderr together), at most ``MAX_OUTPUT_BYTES``: the start
+    and the end, with how much was cut between them."""
+    workspace: str
+    host: str
+    started_at: float
+    detail: str = ""
+    cut_bytes: int = 0
+
+
+@dataclass
+class _Capped:
+    limit: int
+    head: bytearray = field(default_factory=bytearray)
+    tail: bytearray = field(default_factory=bytearray)
+    total: int = 0
+
+    def add(self, chunk: bytes) -> None:
+        self.total += len(chunk)
+        room = self.limit // 2 - len(self.head)
+        if room > 0:
+            self.head += chunk[:room]
+            chunk = chunk[room:]
+        if chunk:
+            self.tail += chunk
+            if len(self.tail) > self.limit // 2:
+                del self.tail[: len(self.tail) - self.limit // 2]
+
+    def text(self) -> tuple[str, int]:
+        cut = self.total - len(self.head) - len(self.tail)
+        middle = f"\n… {cut} bytes of output cut …\n" if cut > 0 else ""
+        body = self.head.decode("utf-8", "replace") + middle + self.tail.decode("utf-8", "replace")
+        return body, max(0, cut)
+
+
+# ------------------------------------------------------------------ config
+
+
+def find_gates(workspace: Path) -> Path | None:
+    """The file that lists the workspace's gates: ``donecheck.toml``, else a
+    ``pyproject.toml`` with a ``[tool.donecheck]`` table; None when neither."""
+    own = workspace / "donecheck.toml"
+    if own.is_file():
+        return own
+    project = workspace / "pyproject.toml"
+    if project.is_file():
+        try:
+            data = tomllib.loads(project.read_text(encoding="utf-8"))
+        except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
+            return project  # load_gates says what is wrong with it
+        if isinstance(data.get("tool"), dict) and "donecheck" in data["tool"]:
+            return project
+    return None
+
+
+def load_gates(path: Path) -> list[Gate]:
+    """The gates ``path`` lists. Raises :class:`InputError` naming the file and the
+    field for anything malformed."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: cannot be read ({exc})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(f"{path}: not valid TOML ({exc})") from None
+    table: Any = data
+    where = "gate"
+    if path.name == "pyproject.toml":
+        table = (data.get("tool") or {}).get("donecheck") or {}
+        where = "tool.donecheck.gate"
+    entries = table.get("gate", []) if isinstance(table, dict) else []
+    if not isinstance(entries, list):
+        raise InputError(f"{path}: [{where}] must be an array of tables ([[{where}]])")
+    gates: list[Gate] = []
+    names: set[str] = set()
+    for number, entry in enumerate(entries, start=1):
+        gates.append(_gate(entry, f"{path}: [[{where}]] #{number}", str(path)))
+        if gates[-1].name in names:
+            raise InputError(f"{path}: two gates are named {gates[-1].name!r}")
+        names.add(gates[-1].name)
+    return gates
+
+
+def _gate(entry: object, where: str, source: str) -> Gate:
+    if not isinstance(entry, dict):
+        raise InputError(f"{where}: must be a table")
+    unknown = set(entry) - {"name", "command", "paths", "timeout_s"}
+    if unknown:
+        raise InputError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
+    name = entry.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise InputError(f"{where}: 'name' must be a non-empty string")
+    command = entry.get("command")
+    if isinstance(command, list) and command and all(isinstance(c, str) for c in command):
+        argv: tuple[str, ...] | str = tuple(command)
+    elif isinstance(command, str) and command.strip():
+        argv = command
+    else:
+        raise InputError(f"{where} ({name}): 'command' must be a string or a list of strings")
+    paths = entry.get("paths", [])
+    if not isinstance(paths, list) or not all(isinstance(p, str) for p in paths):
+        raise InputError(f"{where} ({name}): 'paths' must be a list of glob patterns")
+    timeout = entry.get("timeout_s", DEFAULT_TIMEOUT_S)
+    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not 0 < timeout:
+        raise InputError(f"{where} ({name}): 'timeout_s' must be a positive number")
+    return Gate(name.strip(), argv, tuple(paths), float(timeout), source)
+
+
+def due_gates(gates: Iterable[Gate], changed: Iterable[str] | None) -> list[Gate]:
+    """The gates a change makes due: those with no ``paths``, and those with a
+    pattern that matches a changed path. ``changed=None`` (not known): all."""
+    gates = list(gates)
+    if changed is None:
+        return gates
+    changed = [c.replace("\\", "/").lstrip("./") for c in changed]
+    return [
+        g
+        for g in gates
+        if not g.paths or any(fnmatch.fnmatch(c, p) for c in changed for p in g.paths)
+    ]
+
+
+# --------------------------------------------------------------------- run
+
+
+def clean_environment(
+    environ: Mapping[str, str] | None = None, *, secrets: Sequence[str] = ()
+) -> dict[str, str]:
+    """``environ`` without anything that looks like a secret: names with KEY,
+    TOKEN, SECRET, PASSWORD … in them, DoneCheck's judge key, and any variable
+    whose value is one of ``secrets`` (the configured judge key, say)."""
+    source = dict(os.environ if environ is None else environ)
+    hidden = {s for s in secrets if s}
+    return {
+        k: v
+        for k, v in source.items()
+        if k not in _ALWAYS_DROPPED and not _SECRET_NAME.search(k) and v not in hidden
+    }
+
+
+def run_gate(
+    gate: Gate,
+    workspace: Path,
+    *,
+    secrets: Sequence[str] = (),
+    max_output: int = MAX_OUTPUT_BYTES,
+) -> GateResult:
+    """Run ``gate`` in ``workspace`` in its own process group, within its timeout."""
+    started_at = time.time()
+    started = time.monotonic()
+    capped = _Capped(max_output)
+    common = {
+        "host": socket.gethostname(),
+        "workspace": str(workspace),
+        "started_at": started_at,
+        "name": gate.name,
+        "command": gate.shown,
+    }
+    try:
+        process = subprocess.Popen(
+            gate.command,
+            shell=isinstance(gate.command, str),
+            cwd=workspace,
+            env=clean_environment(secrets=secrets),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group: killed whole on timeout
+        )
+    except OSError as exc:
+        return GateResult(
+            status="error",
+            exit_code=None,
+            duration_s=time.monotonic() - started,
+            output="",
+            detail=f"could not start: {exc.strerror or exc}",
+            **common,  # type: ignore[arg-type]
+        )
+    assert process.stdout is not None
+    stream = process.stdout
+    descriptor = stream.fileno()
+
+    def drain() -> None:  # whatever arrives, as it arrives; only the cap is kept
+        try:
+            while chunk := os.read(descriptor, 65_536):
+                capped.add(chunk)
+        except OSError:  # the pipe was closed under a straggler
+            pass
+
+    reader = threading.Thread(target=drain, name=f"gate-{gate.name}", daemon=True)
+    reader.start()
+    timed_out = False
+    try:
+        process.wait(timeout=gate.timeout_s)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+    try:  # the group goes: a hung gate, and anything a finished one left running
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    process.wait()
+    reader.join(timeout=5)
+    stream.close()
+    output, cut = capped.text()
+    code = process.returncode
+    status: GateStatus = "timeout" if timed_out else ("passed" if code == 0 else "failed")
+    detail = (
+        f"killed with its process group after {gate.timeout_s:g} s"
+        if timed_out
+        else f"exit status {code}"
+    )
+    return GateResult(
+        status=status,
+        exit_code=None if timed_out else code,
+        duration_s=time.monotonic() - started,
+        output=output,
+        detail=detail,
+        cut_bytes=cut,
+        **common,  # type: ignore[arg-type]
+    )
