@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import shutil
 import tempfile
 import uuid
 from collections.abc import Iterator
@@ -31,7 +32,15 @@ os.environ.setdefault("DONECHECK_RUNTIME_FILE", os.path.join(_SCRATCH, "run", "s
 # /tmp/ray, moving the session_latest link another Ray on this host may use. A
 # token and a temporary folder of the test session's own keep both to ourselves.
 os.environ.setdefault("RAY_AUTH_TOKEN", secrets.token_hex(32))
-os.environ.setdefault("RAY_TMPDIR", tempfile.mkdtemp(prefix="dcray-", dir="/tmp"))  # short paths
+_RAY_TMP = tempfile.mkdtemp(prefix="dcray-", dir="/tmp")  # short: Ray's socket paths
+os.environ.setdefault("RAY_TMPDIR", _RAY_TMP)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Remove the folders this test session made (after every fixture's teardown,
+    so after Ray has stopped); a folder given from outside is left alone."""
+    for folder in (_SCRATCH, _RAY_TMP):
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 POSTGRES_ENV = "DONECHECK_TEST_POSTGRES_URL"
