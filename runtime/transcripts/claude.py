@@ -26,6 +26,7 @@ from donecheck.actors.errors import TranscriptError
 from donecheck.runtime.transcripts.openai import (
     Step,
     Transcript,
+    json_line,
     named_tool_images,
     read_transcript_text,
 )
@@ -136,14 +137,7 @@ class _Reader:
         self.messages = 0
 
     def line(self, number: int, raw: str) -> None:
-        raw = raw.strip()
-        if not raw:
-            return
-        try:
-            record = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            self.warnings.append(f"line {number}: not valid JSON ({exc.msg}); skipped")
-            return
+        record = json_line(number, raw, self.warnings)
         if not isinstance(record, dict) or record.get("isMeta"):
             return
         kind = record.get("type")

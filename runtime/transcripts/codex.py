@@ -27,7 +27,12 @@ from pathlib import Path
 from typing import Any
 
 from donecheck.actors.errors import TranscriptError
-from donecheck.runtime.transcripts.openai import Step, Transcript, read_transcript_text
+from donecheck.runtime.transcripts.openai import (
+    Step,
+    Transcript,
+    json_line,
+    read_transcript_text,
+)
 from donecheck.runtime.transcripts.pairing import Pairing
 
 __all__ = ["CODEX_TYPES", "codex_arguments", "load_codex", "parse_codex_lines"]
@@ -155,12 +160,8 @@ class _Reader:
             self.steps.append(Step(kind="result", call_id=call_id, output=output, exit_code=code))
 
     def line(self, number: int, raw: str) -> None:
-        if not raw.strip():
-            return
-        try:
-            record = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            self.warnings.append(f"line {number}: invalid JSON ({exc.msg}); skipped")
+        record = json_line(number, raw, self.warnings)
+        if record is None:
             return
         if not isinstance(record, dict):
             self.warnings.append(f"line {number}: not a JSON object; skipped")

@@ -43,6 +43,7 @@ __all__ = [
     "MAX_TRANSCRIPT_BYTES",
     "Step",
     "Transcript",
+    "json_line",
     "load_openai",
     "named_tool_images",
     "parse_openai",
@@ -80,6 +81,18 @@ class Transcript:
     warnings: list[str] = field(default_factory=list)
     form: str = "openai"
     """The import form it was read from (see :mod:`.detect`)."""
+
+
+def json_line(number: int, raw: str, warnings: list[str]) -> Any:
+    """One line of a JSON Lines transcript, decoded; ``None`` for a blank line, and
+    for one that is not JSON (a warning says which line, and that it was skipped)."""
+    if not raw.strip():
+        return None
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError as exc:
+        warnings.append(f"line {number}: not valid JSON ({exc.msg}); skipped")
+        return None
 
 
 def read_transcript_text(path: str | Path) -> str:
