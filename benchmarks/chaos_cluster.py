@@ -19,7 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks._common import describe, emit, log
-from benchmarks.chaos_soak import Tally, one_session
+from benchmarks.chaos_soak import emit_integrity, run_sessions
+
+SHARDS = 3  # of each sharded kind: one per node
 
 
 def probe_ids(lost: list[str], shards: int, salt: int) -> list[str]:
@@ -81,14 +83,13 @@ def main() -> None:
         namespace="chaos-cluster",
         store_url=url,
         spread_actors=True,
-        ledger_shards=3,
-        controller_shards=3,
-        reviewer_actors=3,
-        budget_shards=3,
+        ledger_shards=SHARDS,
+        controller_shards=SHARDS,
+        reviewer_actors=SHARDS,
+        budget_shards=SHARDS,
         parser_actors=1,
     )
-    tally = Tally()
-    recovery: dict[str, float] = {}
+    recovery: dict[str, Any] = {}
 
     def lose_a_node() -> None:
         time.sleep(args.kill_at)
@@ -105,16 +106,14 @@ def main() -> None:
         n = 0
         while True:
             try:
-                targets = probe_ids(on_it, 3, n)
+                targets = probe_ids(on_it, SHARDS, n)
 
                 async def through_all(ids: list[str]) -> None:
                     for target in ids:
                         await probe(dc, target)
 
                 asyncio.run(asyncio.wait_for(through_all(targets), 30))
-                recovery["s"] = time.perf_counter() - lost
-                recovery["actors"] = len(on_it)
-                recovery["names"] = ",".join(sorted(on_it))  # type: ignore[assignment]
+                recovery.update(s=time.perf_counter() - lost, names=",".join(sorted(on_it)))
                 return
             except Exception as exc:
                 log(f"probe: {type(exc).__name__}")
@@ -125,15 +124,7 @@ def main() -> None:
     started = time.perf_counter()
     try:
         killer.start()
-
-        async def everything() -> None:
-            async def delayed(n: int) -> None:
-                await asyncio.sleep(args.ramp * n / max(1, args.sessions))
-                await one_session(dc, n, tally, 0.0)
-
-            await asyncio.gather(*(delayed(n) for n in range(args.sessions)))
-
-        asyncio.run(everything())
+        tally = run_sessions(dc, args.sessions, args.ramp, 0.0)
         killer.join(timeout=300)
     finally:
         wall = time.perf_counter() - started
@@ -146,39 +137,18 @@ def main() -> None:
     finally:
         store.close()
         postgres.stop(folder)
-    lost_events = sum(len(set(ids) - set(stored[s])) for s, ids in tally.acked.items())
-    doubled = sum(len(ids) - len(set(ids)) for ids in stored.values())
     stats = describe(tally.decisions_ms)
     params = {"sessions": args.sessions, "nodes": 3, "wall_s": round(wall)}
-    emit("chaos_cluster", "acknowledged_events_lost", lost_events, "events", **params)
-    emit("chaos_cluster", "events_doubled", doubled, "events", **params)
-    emit(
-        "chaos_cluster",
-        "sessions_ended",
-        sum(tally.ended.values()),
-        "sessions",
-        end_reasons=dict(tally.ended),
-        unfinished=len(tally.unfinished),
-        examples=tally.unfinished[:3],
-        **params,
-    )
+    emit_integrity("chaos_cluster", tally, stored, params)
     emit(
         "chaos_cluster",
         "recovery_after_node_loss_s",
         recovery.get("s", -1.0),
         "s",
-        actors_on_lost_node=recovery.get("actors"),
+        lost_actors=recovery.get("names"),
         **params,
     )
     emit("chaos_cluster", "decision_overhead_p99", stats["p99"], "ms", **params)
-    emit(
-        "chaos_cluster",
-        "call_errors_retried",
-        sum(tally.call_errors.values()),
-        "calls",
-        by_kind=dict(tally.call_errors.most_common(8)),
-        **params,
-    )
 
 
 if __name__ == "__main__":

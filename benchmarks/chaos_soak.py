@@ -28,8 +28,6 @@ import asyncio
 import json
 import os
 import random
-import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -127,6 +125,50 @@ async def one_session(dc: Any, n: int, tally: Tally, judge_s: float) -> None:
         tally.unfinished.append(f"{session.session_id}: {type(exc).__name__}: {exc}"[:200])
 
 
+def run_sessions(dc: Any, sessions: int, ramp_s: float, judge_s: float) -> Tally:
+    """``sessions`` agent sessions started evenly over ``ramp_s``; their tally."""
+    tally = Tally()
+
+    async def everything() -> None:
+        async def delayed(n: int) -> None:
+            await asyncio.sleep(ramp_s * n / max(1, sessions))
+            await one_session(dc, n, tally, judge_s)
+
+        await asyncio.gather(*(delayed(n) for n in range(sessions)))
+
+    asyncio.run(everything())
+    return tally
+
+
+def emit_integrity(
+    bench: str, tally: Tally, stored: dict[str, list[str]], params: dict[str, Any]
+) -> None:
+    """What every fault run reports: acknowledged events lost and doubled (against
+    what the store holds), sessions ended and why, errors the clients retried."""
+    lost = sum(len(set(ids) - set(stored.get(s, []))) for s, ids in tally.acked.items())
+    doubled = sum(len(ids) - len(set(ids)) for ids in stored.values())
+    emit(bench, "acknowledged_events_lost", lost, "events", **params)
+    emit(bench, "events_doubled", doubled, "events", **params)
+    emit(
+        bench,
+        "sessions_ended",
+        sum(tally.ended.values()),
+        "sessions",
+        end_reasons=dict(tally.ended),
+        unfinished=len(tally.unfinished),
+        examples=tally.unfinished[:3],
+        **params,
+    )
+    emit(
+        bench,
+        "call_errors_retried",
+        sum(tally.call_errors.values()),
+        "calls",
+        by_kind=dict(tally.call_errors.most_common(8)),
+        **params,
+    )
+
+
 def chaos(dc: Any, stop: threading.Event, kills: Counter[str], seed: int) -> None:
     import ray
 
@@ -160,6 +202,7 @@ def read_back(data_dir: Path, namespace: str, sessions: list[str]) -> dict[str, 
 
 
 def main() -> None:
+    from benchmarks.review_throughput import start_judge
     from donecheck.actors.store import FAULT_RATE_ENV
     from donecheck.runtime import DoneCheck
 
@@ -173,21 +216,7 @@ def main() -> None:
     script = tmp / "judge.jsonl"
     judge_script(script, args.sessions * 3, args.seed)
     os.environ[FAULT_RATE_ENV] = str(args.store_faults)  # inherited by the actors
-    child = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "donecheck.runtime.scripted",
-            "--script",
-            str(script),
-            "--latency",
-            "0.05",
-        ],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    assert child.stdout is not None
-    url = json.loads(child.stdout.readline())["url"]
+    child, url = start_judge(0.05, script)
     namespace = "chaos"
     dc = DoneCheck.start(
         namespace=namespace,
@@ -197,22 +226,13 @@ def main() -> None:
         judge_model="scripted",
         judge_stream=False,
     )
-    tally = Tally()
     kills: Counter[str] = Counter()
     stop = threading.Event()
     thread = threading.Thread(target=chaos, args=(dc, stop, kills, args.seed), daemon=True)
     started = time.perf_counter()
     try:
         thread.start()
-
-        async def everything() -> None:
-            async def delayed(n: int) -> None:
-                await asyncio.sleep(args.ramp * n / max(1, args.sessions))
-                await one_session(dc, n, tally, 0.05)
-
-            await asyncio.gather(*(delayed(n) for n in range(args.sessions)))
-
-        asyncio.run(everything())
+        tally = run_sessions(dc, args.sessions, args.ramp, 0.05)
     finally:
         stop.set()
         thread.join()
@@ -220,34 +240,13 @@ def main() -> None:
         dc.shutdown()
         child.terminate()
     stored = read_back(tmp / "data", namespace, list(tally.acked))
-    lost = sum(len(set(ids) - set(stored[s])) for s, ids in tally.acked.items())
-    doubled = sum(len(ids) - len(set(ids)) for ids in stored.values())
     stats = describe(tally.decisions_ms)
     params = {"sessions": args.sessions, "store_faults": args.store_faults, "wall_s": round(wall)}
-    emit("chaos_soak", "acknowledged_events_lost", lost, "events", **params)
-    emit("chaos_soak", "events_doubled", doubled, "events", **params)
-    emit(
-        "chaos_soak",
-        "sessions_ended",
-        sum(tally.ended.values()),
-        "sessions",
-        end_reasons=dict(tally.ended),
-        unfinished=len(tally.unfinished),
-        examples=tally.unfinished[:3],
-        **params,
-    )
+    emit_integrity("chaos_soak", tally, stored, params)
     emit("chaos_soak", "budget_overruns", len(tally.overruns), "sessions", **params)
     emit("chaos_soak", "decision_overhead_p50", stats["p50"], "ms", **params)
     emit("chaos_soak", "decision_overhead_p99", stats["p99"], "ms", **params)
     emit("chaos_soak", "kills", sum(kills.values()), "kills", by_kind=dict(kills), **params)
-    emit(
-        "chaos_soak",
-        "call_errors_retried",
-        sum(tally.call_errors.values()),
-        "calls",
-        by_kind=dict(tally.call_errors.most_common(8)),
-        **params,
-    )
     log(f"data kept in {tmp}")
 
 

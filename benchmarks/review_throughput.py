@@ -37,6 +37,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 from benchmarks._common import describe, emit, log
@@ -145,9 +146,12 @@ def bench_rules(n_events: int, reviews: int) -> None:
     ray.kill(echo)
 
 
-def start_judge(latency: float) -> tuple[subprocess.Popen[str], str]:
+def start_judge(latency: float, script: Path | None = None) -> tuple[subprocess.Popen[str], str]:
+    """The scripted judge in its own process (its replies from ``script``, a JSON
+    Lines file, first); the process and its URL."""
+    replies = ["--script", str(script)] if script is not None else []
     child = subprocess.Popen(
-        [sys.executable, "-m", "donecheck.runtime.scripted", "--latency", str(latency)],
+        [sys.executable, "-m", "donecheck.runtime.scripted", "--latency", str(latency), *replies],
         stdout=subprocess.PIPE,
         text=True,
     )
