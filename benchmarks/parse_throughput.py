@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-import re
 import statistics
 import tempfile
 import time
@@ -34,6 +33,7 @@ from donecheck.actors.messages import Material
 from donecheck.parsers import ParseLimits, parse_bytes
 from donecheck.parsers.material import sha256_ref
 from donecheck.parsers.samples import Sample, corpus, recovered
+from tests.realworld import missing
 
 _PAGED = {"pdf", "pptx", "epub"}
 
@@ -225,32 +225,21 @@ def pool(paths: list[Path], samples: list[Sample], actors: list[int], warm: list
     return {"rates": rates, "materials": materials}
 
 
-REALWORLD = Path(__file__).resolve().parent.parent / "tests" / "realworld"
-
-
-def _normal(text: str) -> str:
-    """Lower case, letters and digits only, single spaces: Markdown escapes, table
-    pipes and line wrapping do not decide whether a phrase was found."""
-    return " ".join(re.sub(r"[^\w]+", " ", text.lower()).replace("_", " ").split())
-
-
 def _found(phrases: list[str], output: str | None) -> int:
-    haystack = _normal(output or "")
-    return sum(1 for phrase in phrases if _normal(phrase) in haystack)
+    return len(phrases) - len(missing(phrases, output))
 
 
 def realworld(workers: int, rounds: int) -> None:
     """The real-world corpus (tests/realworld): recall of the phrases each file
     holds, warm throughput, and one-shot whole-process wall, beside MarkItDown."""
-    import json
     import shutil
     import subprocess
     import sys
 
     from donecheck.parsers.worker import WorkerPool
+    from tests.realworld import EXPECTED as expected
+    from tests.realworld import FILES as files
 
-    files = sorted((REALWORLD / "files").iterdir())
-    expected: dict[str, list[str]] = json.loads((REALWORLD / "expected.json").read_text())
     total = sum(len(expected.get(p.name, [])) for p in files)
     size = sum(p.stat().st_size for p in files)
     log(f"real-world corpus: {len(files)} files, {size / 1e6:.1f} MB, {total} phrases")
