@@ -20,7 +20,7 @@ import io
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +52,8 @@ CALAMINE = {
     "application/vnd.ms-excel.sheet.binary.macroenabled.12": "Excel binary workbook",
 }
 _ROWS_PER_BLOCK = 50
+_SheetRows = tuple[str, Iterable[Sequence[Any]], int]
+"""A sheet's name, its rows (cell values), and the number of its first row."""
 
 
 def soffice() -> str | None:
@@ -259,68 +261,70 @@ class OfficeParser:
     def _xlsx(self, data: bytes, ctx: ParseContext, out: MaterialBuilder) -> None:
         from openpyxl import load_workbook
 
-        limits = ctx.limits
         book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
         try:
             sheets = book.worksheets
-            out.stats["sheets"] = float(len(sheets))
-            for sheet in sheets[: limits.sheets]:
-                if out.full or ctx.out_of_time():
-                    break
-                self._sheet(sheet, ctx, out)
-            if len(sheets) > limits.sheets:
-                out.stop(f"sheet limit: read {limits.sheets} of {len(sheets)} sheets")
+
+            def sheet(index: int) -> _SheetRows:
+                rows = sheets[index].iter_rows(values_only=True, max_col=ctx.limits.columns)
+                return sheets[index].title, rows, 1
+
+            self._sheets(len(sheets), sheet, ctx, out)
         finally:
             book.close()
-
-    def _sheet(self, sheet: Any, ctx: ParseContext, out: MaterialBuilder) -> None:
-        rows = sheet.iter_rows(values_only=True, max_col=ctx.limits.columns)
-        self._rows(sheet.title, rows, ctx, out)
 
     def _xls(self, data: bytes, ctx: ParseContext, out: MaterialBuilder) -> None:
         """Excel 97-2003 with xlrd: pure Python, so a damaged file raises (calamine,
         fuzzed, panicked or aborted the process on truncated .xls files)."""
         import xlrd
 
-        limits = ctx.limits
         book = xlrd.open_workbook(file_contents=data, on_demand=True, logfile=io.StringIO())
+        names = book.sheet_names()
+
+        def rows(index: int) -> Iterator[list[Any]]:
+            sheet = book.sheet_by_index(index)
+            width = min(sheet.ncols, ctx.limits.columns)
+            for r in range(sheet.nrows):
+                yield [_xls_value(cell, book.datemode) for cell in sheet.row_slice(r, 0, width)]
+            book.unload_sheet(index)
+
         try:
-            names = book.sheet_names()
-            out.stats["sheets"] = float(len(names))
-            for index, name in enumerate(names[: limits.sheets]):
-                if out.full or ctx.out_of_time():
-                    break
-                sheet = book.sheet_by_index(index)
-                rows = (
-                    [
-                        _xls_value(cell, book.datemode)
-                        for cell in sheet.row_slice(r, 0, min(sheet.ncols, limits.columns))
-                    ]
-                    for r in range(sheet.nrows)
-                )
-                self._rows(name, rows, ctx, out)
-                book.unload_sheet(index)
-            if len(names) > limits.sheets:
-                out.stop(f"sheet limit: read {limits.sheets} of {len(names)} sheets")
+            self._sheets(len(names), lambda index: (names[index], rows(index), 1), ctx, out)
         finally:
             book.release_resources()
 
     def _calamine(self, data: bytes, ctx: ParseContext, out: MaterialBuilder) -> None:
         from python_calamine import CalamineWorkbook
 
-        limits = ctx.limits
         book = CalamineWorkbook.from_filelike(io.BytesIO(data))
         names = book.sheet_names
-        out.stats["sheets"] = float(len(names))
-        for name in names[: limits.sheets]:
+
+        def sheet(index: int) -> _SheetRows:
+            found = book.get_sheet_by_name(names[index])
+            rows = (row[: ctx.limits.columns] for row in found.iter_rows())
+            first = (found.start or (0, 0))[0] + 1  # calamine skips leading empty rows
+            return names[index], rows, first
+
+        self._sheets(len(names), sheet, ctx, out)
+
+    def _sheets(
+        self,
+        count: int,
+        sheet: Callable[[int], _SheetRows],
+        ctx: ParseContext,
+        out: MaterialBuilder,
+    ) -> None:
+        """A workbook's first ``limits.sheets`` sheets, each as :meth:`_rows`, until
+        the text budget or the time is spent."""
+        limits = ctx.limits
+        out.stats["sheets"] = float(count)
+        for index in range(min(count, limits.sheets)):
             if out.full or ctx.out_of_time():
                 break
-            sheet = book.get_sheet_by_name(name)
-            rows = (row[: limits.columns] for row in sheet.iter_rows())
-            first = (sheet.start or (0, 0))[0] + 1  # calamine skips leading empty rows
+            name, rows, first = sheet(index)
             self._rows(name, rows, ctx, out, first_row=first)
-        if len(names) > limits.sheets:
-            out.stop(f"sheet limit: read {limits.sheets} of {len(names)} sheets")
+        if count > limits.sheets:
+            out.stop(f"sheet limit: read {limits.sheets} of {count} sheets")
 
     def _rows(
         self,

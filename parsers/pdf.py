@@ -99,7 +99,7 @@ def _join_fragments(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
             home, left = current
             size = max(float(span["size"]) for span in left["spans"] + line["spans"])
             baseline = abs(float(left["bbox"][3]) - float(line["bbox"][3])) <= 0.25 * size
-            gap = float(line["bbox"][0]) - float(left["bbox"][2])
+            gap = _gap(left, line)
             related = home is block or len(home["lines"]) == 1 or len(block["lines"]) == 1
             if baseline and related and -0.25 * size <= gap <= 0.6 * size:
                 left["spans"] = left["spans"] + line["spans"]
