@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from donecheck.actors.errors import InputError
+from donecheck.actors.redact import redact
 
 __all__ = [
     "Gate",
@@ -218,7 +219,10 @@ def clean_environment(
     return {
         k: v
         for k, v in source.items()
-        if k not in _ALWAYS_DROPPED and not _SECRET_NAME.search(k) and v not in hidden
+        if k not in _ALWAYS_DROPPED
+        and not _SECRET_NAME.search(k)
+        and v not in hidden
+        and redact(v) == v  # a value shaped like a key (sk-…) or a URL with a password
     }
 
 
@@ -286,6 +290,7 @@ def run_gate(
     reader.join(timeout=5)
     stream.close()
     output, cut = capped.text()
+    output = redact(output)  # a gate may print a key it found: it stays out of the report
     code = process.returncode
     status: GateStatus = "timeout" if timed_out else ("passed" if code == 0 else "failed")
     detail = (

@@ -141,6 +141,13 @@ def test_a_gate_never_sees_a_secret(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     for name in ("DONECHECK_JUDGE_API_KEY", "OPENAI_API_KEY", "GITHUB_TOKEN", "INNOCENT_NAME"):
         assert name not in seen
     assert "PATH" in clean_environment({"PATH": "/bin", "AWS_SECRET_ACCESS_KEY": "s"})
+    # a value shaped like a key or a URL with a password goes whatever its name
+    assert clean_environment({"X": "sk-abcdefghijklmnop", "DB": "postgresql://u:pw@h/d"}) == {}
+
+
+def test_a_key_a_gate_prints_is_redacted_in_its_result(tmp_path: Path) -> None:
+    result = run_gate(Gate("leaks", (PY, "-c", "print('found sk-abcdef1234567890XYZ')")), tmp_path)
+    assert "sk-abcdef1234567890XYZ" not in result.output and "sk-***" in result.output
 
 
 def test_the_gates_command_lists_and_runs(tmp_path: Path) -> None:
