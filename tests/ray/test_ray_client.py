@@ -60,9 +60,23 @@ def _free_port() -> int:
 def client_address() -> Iterator[str]:
     ray_cli = Path(sys.executable).with_name("ray")
     gcs, client = _free_port(), _free_port()
+    # Every port the head opens is named: Ray's defaults (e.g. the dashboard agent's
+    # 52365) are already taken by the test session's own Ray or another on the host.
+    named = {
+        option: _free_port()
+        for option in (
+            "node-manager-port",
+            "object-manager-port",
+            "dashboard-agent-listen-port",
+            "dashboard-agent-grpc-port",
+            "metrics-export-port",
+            "runtime-env-agent-port",
+        )
+    }
     workers = 40_000 + (os.getpid() % 200) * 100
     temp_dir = tempfile.mkdtemp(prefix="dcray-", dir="/tmp")  # unix socket paths stay short
     _wait_until_bindable(_SPECIFIC_SERVER_PORT, 60)
+    log = open(os.path.join(temp_dir, "ray-start.log"), "wb")
     head = subprocess.Popen(
         [
             str(ray_cli),
@@ -77,9 +91,10 @@ def client_address() -> Iterator[str]:
             "--include-dashboard=false",
             "--disable-usage-stats",
             f"--temp-dir={temp_dir}",
+            *(f"--{option}={port}" for option, port in named.items()),
         ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stdout=log,
+        stderr=subprocess.STDOUT,
         env=_clean_env(),
     )
     try:
@@ -89,7 +104,9 @@ def client_address() -> Iterator[str]:
                 if probe.connect_ex(("127.0.0.1", client)) == 0:
                     break
             if head.poll() is not None:
-                pytest.fail(f"ray start exited with {head.returncode}")
+                log.flush()
+                said = Path(log.name).read_text(errors="replace")[-3000:]
+                pytest.fail(f"ray start exited with {head.returncode}:\n{said}")
             time.sleep(0.5)
         else:
             pytest.fail("the Ray client server did not come up in 60 s")
@@ -100,6 +117,7 @@ def client_address() -> Iterator[str]:
             head.wait(timeout=60)
         except subprocess.TimeoutExpired:
             head.kill()
+        log.close()
 
 
 def test_start_through_ray_client(client_address: str) -> None:
