@@ -60,6 +60,7 @@ __all__ = [
     "BudgetReply",
     "Cancel",
     "Check",
+    "CheckReport",
     "ControllerAction",
     "ControllerInbox",
     "Coverage",
@@ -70,6 +71,7 @@ __all__ = [
     "Edit",
     "EndReason",
     "Excerpt",
+    "FailedTest",
     "FileSnapshot",
     "Finding",
     "Grant",
@@ -87,6 +89,7 @@ __all__ = [
     "MilestoneCheck",
     "NoVerdict",
     "Operation",
+    "Origin",
     "ParseRequest",
     "Policy",
     "Preview",
@@ -95,6 +98,7 @@ __all__ = [
     "Report",
     "ReportCard",
     "ReportQuery",
+    "ReportedRun",
     "Reserve",
     "ReviewRequest",
     "ReviewResult",
@@ -138,9 +142,15 @@ EndReason: TypeAlias = Literal[
 AuxKind: TypeAlias = Literal["pre_analysis", "review", "milestone"]
 
 StatusSource: TypeAlias = Literal[
-    "exit_code", "output", "flag", "masked", "hollow", "partial", "none"
+    "exit_code", "output", "flag", "masked", "hollow", "partial", "none", "runner", "gate"
 ]
-"""Where a run's outcome came from; ``masked`` and ``hollow`` runs prove nothing."""
+"""Where a run's outcome came from; ``masked`` and ``hollow`` runs prove nothing;
+``runner`` and ``gate``: a :class:`CheckReport` (a runner's own reporter, a gate
+DoneCheck ran), which outranks what a tool's output says."""
+
+Origin: TypeAlias = Literal["agent", "runner", "donecheck"]
+"""Who says a check ended as it did: the agent's tool output, a test runner's own
+reporter (the pytest plugin, a JUnit file), or a gate DoneCheck ran itself."""
 
 CoverageStatus: TypeAlias = Literal["covered", "missing", "not_verified"]
 """Whether an acceptance item is shown done (``covered``), shown not done
@@ -307,6 +317,68 @@ class SessionClosed(Message, frozen=True, kw_only=True):
     event_id: str = ""
 
 
+class FailedTest(Message, frozen=True, kw_only=True):
+    """One failing test of a :class:`CheckReport`: its id and its first error line."""
+
+    node: str
+    message: str = ""
+
+
+class CheckReport(Message, frozen=True, kw_only=True):
+    """A check's result told by the runner itself (``origin="runner"``: the pytest
+    plugin, a JUnit XML file) or by a gate DoneCheck ran (``"donecheck"``), not read
+    from a tool's output. It outranks the output of the tool call that ran it.
+
+    ``ok`` is ``None`` when the run checked nothing (no test collected, collect-only)
+    or did not finish (a gate's timeout). Times are wall-clock seconds."""
+
+    session_id: str
+    origin: Literal["runner", "donecheck"]
+    name: str
+    """The runner (``pytest``, ``junit``) or the gate's name."""
+    command: str
+    ok: bool | None
+    exit_code: int | None = None
+    collected: int | None = None
+    passed: int = 0
+    failed: int = 0
+    errors: int = 0
+    skipped: int = 0
+    failures: tuple[FailedTest, ...] = ()
+    detail: str = ""
+    """Why ``ok`` is what it is when the counts do not say (timeout, collect-only)."""
+    workspace: str = ""
+    """The runner's rootdir or the gate's workspace."""
+    host: str = ""
+    started_at: float = 0.0
+    duration_s: float = 0.0
+    output: str = ""
+    """A gate's output, capped (the runner reports send none)."""
+    at: float = 0.0
+    event_id: str = ""
+
+    @property
+    def counts(self) -> str:
+        """``2 failed, 1 error, 10 passed`` — what the run counted."""
+        parts = [
+            f"{n} {word}"
+            for n, word in (
+                (self.failed, "failed"),
+                (self.errors, "error" if self.errors == 1 else "errors"),
+                (self.passed, "passed"),
+                (self.skipped, "skipped"),
+            )
+            if n
+        ]
+        if not parts and self.collected == 0:
+            return "no test collected"
+        return ", ".join(parts)
+
+    @property
+    def outcome(self) -> str:
+        return {True: "passed", False: "failed", None: "proved nothing"}[self.ok]
+
+
 LedgerEvent: TypeAlias = (
     SessionOpened
     | UserInput
@@ -315,6 +387,7 @@ LedgerEvent: TypeAlias = (
     | FileSnapshot
     | MaterialRecorded
     | SessionClosed
+    | CheckReport
 )
 
 
@@ -349,10 +422,20 @@ class Operation(Message, frozen=True, kw_only=True):
     (``|| true``) or the run was hollow (no tests ran); then ``ok`` is ``None``
     unless the output itself shows the result."""
     at: float = 0.0
+    origin: Origin = "agent"
+    """Who told the outcome: the tool's output, or a :class:`CheckReport`."""
+    report_seq: int | None = None
+    """The :class:`CheckReport` that told it (the run's own report, matched to this
+    call by time and command, or a report that matched no call)."""
+    output_said: bool | None = None
+    """What the tool's output alone said, when a report overrode it."""
 
     @property
     def evidence_id(self) -> str:
-        """The id a review cites: the result entry, or the call while it is pending."""
+        """The id a review cites: the report that told the outcome, else the result
+        entry, or the call while it is pending."""
+        if self.report_seq is not None:
+            return f"E{self.report_seq}"
         return f"E{self.result_seq if self.result_seq is not None else self.call_seq}"
 
 
@@ -515,6 +598,8 @@ class Verdict(Message, frozen=True, kw_only=True):
     """The session's usage after this review's model calls, when it made any."""
     judge_errors: tuple[str, ...] = ()
     """Why the configured judge could not be used for this review (the rules decided)."""
+    runs: tuple[ReportedRun, ...] = ()
+    """The task's latest check results, each with its origin (for the card)."""
 
 
 class NoVerdict(Message, frozen=True, kw_only=True):
@@ -635,6 +720,23 @@ class UsageSummary(Message, frozen=True, kw_only=True):
         return self.main_calls + 2 + self.rechecks
 
 
+class ReportedRun(Message, frozen=True, kw_only=True):
+    """A check result the card lists with its origin: what the agent's tool output
+    said, what a runner reported, what a gate DoneCheck ran found — and where and
+    how long a gate ran."""
+
+    evidence: str
+    origin: Origin
+    name: str
+    command: str
+    outcome: str
+    """passed, failed or proved nothing."""
+    counts: str = ""
+    where: str = ""
+    duration_s: float | None = None
+    detail: str = ""
+
+
 class ReportCard(Message, frozen=True, kw_only=True):
     """What was verified and why the loop stopped, for one task."""
 
@@ -661,6 +763,8 @@ class ReportCard(Message, frozen=True, kw_only=True):
     """Why the configured judge could not be used (unreachable, invalid, refused)."""
     one_shot: bool = False
     """A recorded conversation reviewed once (``donecheck review``): no loop ran."""
+    runs: tuple[ReportedRun, ...] = ()
+    """The task's latest check results, each with its origin."""
 
     @property
     def rechecks(self) -> int:

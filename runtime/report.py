@@ -14,7 +14,7 @@ import html
 from collections.abc import Sequence
 from typing import Any
 
-from donecheck.actors.messages import Finding, ReportCard, UsageSummary
+from donecheck.actors.messages import Finding, ReportCard, ReportedRun, UsageSummary
 
 __all__ = ["card_html", "card_json", "card_text", "end_reason_text", "rechecks", "usage_text"]
 
@@ -106,6 +106,20 @@ def card_json(card: ReportCard, *, session: str, warnings: Sequence[str] = ()) -
         ],
         "cited": dict(card.cited),
         "sources_say": dict(card.quotes),
+        "runs": [
+            {
+                "evidence": r.evidence,
+                "origin": r.origin,
+                "name": r.name,
+                "command": r.command,
+                "outcome": r.outcome,
+                "counts": r.counts,
+                "where": r.where,
+                "duration_s": r.duration_s,
+                "detail": r.detail,
+            }
+            for r in card.runs
+        ],
         "acceptance": [
             {
                 "item": c.item,
@@ -138,6 +152,25 @@ def card_json(card: ReportCard, *, session: str, warnings: Sequence[str] = ()) -
     }
 
 
+ORIGIN_TEXT = {
+    "agent": "agent's tool output",
+    "runner": "runner report",
+    "donecheck": "gate run by DoneCheck",
+}
+
+
+def run_text(run: ReportedRun) -> str:
+    """``E7 runner report: `pytest -q` failed (2 failed, 10 passed) …`` — one line."""
+    counts = f" ({run.counts})" if run.counts else ""
+    where = f" on {run.where}" if run.where else ""
+    took = f" in {run.duration_s:g} s" if run.duration_s is not None else ""
+    detail = f"; {run.detail}" if run.detail else ""
+    return (
+        f"{run.evidence} {ORIGIN_TEXT[run.origin]}: `{run.command}` {run.outcome}{counts}"
+        f"{where}{took}{detail}"
+    )
+
+
 def card_text(card: ReportCard, *, session: str, warnings: Sequence[str] = ()) -> str:
     """A few readable lines: decision, each finding with its evidence, notes."""
     decision = card.decision or "unverified"
@@ -161,6 +194,9 @@ def card_text(card: ReportCard, *, session: str, warnings: Sequence[str] = ()) -
             lines.append(f"     recheck: {finding.recheck}")
     for eid, text in card.quotes.items():
         lines.append(f"  source {eid} says: “{' '.join(text.split())}”")
+    if any(r.origin != "agent" for r in card.runs):
+        lines.append("  checks (latest run, by origin):")
+        lines.extend(f"    {run_text(r)}" for r in card.runs)
     if card.coverage:
         lines.append("  acceptance:")
         for c in card.coverage:
@@ -237,6 +273,22 @@ def _card_section(name: str, card: ReportCard, warnings: Sequence[str]) -> str:
                 f"<tr><td>{n}</td><td><b>{_e(f.requirement)}</b><br>{_e(f.problem)}{recheck}"
                 f'<br><span class="judgement">judgement by {_e(_judged_by(f))}</span></td>'
                 f"<td>{evidence or '—'}</td></tr>"
+            )
+        parts.append("</table>")
+    if any(r.origin != "agent" for r in card.runs):
+        parts.append("<h3>Checks (latest run of each, with who told its outcome)</h3><table>")
+        parts.append(
+            "<tr><th>evidence</th><th>origin</th><th>command</th><th>outcome</th>"
+            "<th>where, how long</th></tr>"
+        )
+        for r in card.runs:
+            took = f"{r.duration_s:g} s" if r.duration_s is not None else ""
+            where = " · ".join(p for p in (r.where, took) if p)
+            counts = f" ({_e(r.counts)})" if r.counts else ""
+            parts.append(
+                f"<tr><td class=id>{_e(r.evidence)}</td><td>{_e(ORIGIN_TEXT[r.origin])}</td>"
+                f"<td><code>{_e(r.command)}</code></td><td>{_e(r.outcome)}{counts}</td>"
+                f"<td>{_e(where) or '—'}</td></tr>"
             )
         parts.append("</table>")
     if card.coverage:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
@@ -31,8 +31,10 @@ from donecheck.actors.messages import (
     Ack,
     AppendAck,
     Cancel,
+    CheckReport,
     ControllerAction,
     ControllerInbox,
+    FailedTest,
     FileSnapshot,
     ImageRef,
     LedgerEvent,
@@ -54,7 +56,10 @@ from donecheck.actors.messages import (
 from donecheck.parsers.material import sha256_file
 from donecheck.runtime.attachments import load_attachment, submit_parse, too_large_material
 
-__all__ = ["MAX_TOOL_IMAGES", "AsyncSession", "Session", "bound_output"]
+__all__ = ["MAX_REPORTED_FAILURES", "MAX_TOOL_IMAGES", "AsyncSession", "Session", "bound_output"]
+
+MAX_REPORTED_FAILURES = 50
+"""Failing tests a check report keeps (the counts hold them all)."""
 
 MAX_TOOL_IMAGES = 8
 """Images one tool result may hand DoneCheck; more are recorded unread (``unparsed``)."""
@@ -155,6 +160,68 @@ class _SessionBase:
             exit_code=exit_code,
             truncated=truncated,
             images=tuple(images),
+            **self._stamp(event_id),
+        )
+
+    def check_report_event(
+        self,
+        *,
+        name: str,
+        command: str,
+        ok: bool | None,
+        origin: Literal["runner", "donecheck"] = "runner",
+        exit_code: int | None = None,
+        collected: int | None = None,
+        passed: int = 0,
+        failed: int = 0,
+        errors: int = 0,
+        skipped: int = 0,
+        failures: Sequence[FailedTest | tuple[str, str]] = (),
+        detail: str = "",
+        workspace: str = "",
+        host: str = "",
+        started_at: float = 0.0,
+        duration_s: float = 0.0,
+        output: str = "",
+        event_id: str | None = None,
+    ) -> CheckReport:
+        """Build a check report — a test runner's own account of a run (``origin
+        "runner"``: the pytest plugin, ``record-junit``) or a gate DoneCheck ran
+        (``"donecheck"``) — without recording it. It outranks what the tool output of
+        the call that ran it says (see :func:`~donecheck.actors.review.evidence.operations`).
+        Bounded: at most :data:`MAX_REPORTED_FAILURES` failures of 500 characters,
+        the output like a tool's."""
+        if not name or not command:
+            raise InputError("a check report needs the runner's or gate's name and its command")
+        counts = (passed, failed, errors, skipped, collected or 0)
+        if any(n < 0 for n in counts) or duration_s < 0:
+            raise InputError("a check report's counts and duration cannot be negative")
+        named = [
+            f if isinstance(f, FailedTest) else FailedTest(node=f[0], message=f[1])
+            for f in failures
+        ]
+        text, _ = bound_output(output, self._config.max_tool_output_chars)
+        return CheckReport(
+            origin=origin,
+            name=name[:200],
+            command=command[:4_000],
+            ok=ok,
+            exit_code=exit_code,
+            collected=collected,
+            passed=passed,
+            failed=failed,
+            errors=errors,
+            skipped=skipped,
+            failures=tuple(
+                FailedTest(node=f.node[:500], message=f.message[:500])
+                for f in named[:MAX_REPORTED_FAILURES]
+            ),
+            detail=detail[:1_000],
+            workspace=workspace[:1_000],
+            host=host[:255],
+            started_at=started_at,
+            duration_s=duration_s,
+            output=text,
             **self._stamp(event_id),
         )
 
@@ -322,6 +389,12 @@ class Session(_SessionBase):
         refs = self.attach_tool_images(call_id, images) if images else ()
         self.record([self.tool_result_event(call_id, output, ok, exit_code, images=refs)])
 
+    def check_report(self, **fields: Any) -> CheckReport:
+        """Record a check report (the arguments of :meth:`check_report_event`)."""
+        event = self.check_report_event(**fields)
+        self.record([event])
+        return event
+
     def attach_tool_images(self, call_id: str, images: Sequence[object]) -> tuple[ImageRef, ...]:
         """Parse the images tool call ``call_id`` returned into materials of origin
         ``tool`` (a review waits for them); their refs, for :meth:`tool_result_event`."""
@@ -463,6 +536,11 @@ class AsyncSession(_SessionBase):
     ) -> None:
         refs = await self.attach_tool_images(call_id, images) if images else ()
         await self.record([self.tool_result_event(call_id, output, ok, exit_code, images=refs)])
+
+    async def check_report(self, **fields: Any) -> CheckReport:
+        event = self.check_report_event(**fields)
+        await self.record([event])
+        return event
 
     async def attach_tool_images(
         self, call_id: str, images: Sequence[object]

@@ -146,6 +146,7 @@ def next_action(
         ),
         coverage=verdict.coverage,
         quotes=verdict.quotes,
+        runs=verdict.runs,
         raw_reviews=_raw(state, verdict.raw_text),
     )
     if decision == "unverified":

@@ -18,6 +18,7 @@ from donecheck.actors.messages import (
     Finding,
     Policy,
     ReportCard,
+    ReportedRun,
     UsageSummary,
 )
 
@@ -67,6 +68,8 @@ class TaskState(msgspec.Struct, frozen=True, kw_only=True):
     """The agent's answers so far (each cut to 12,000 characters), for the checklist."""
     judge_errors: tuple[str, ...] = ()
     """Why the judge could not be used, when it could not (named on the card)."""
+    runs: tuple[ReportedRun, ...] = ()
+    """The latest check results with their origin (for the card)."""
 
     @property
     def next_label(self) -> str:
@@ -93,4 +96,5 @@ def card_of(state: TaskState, max_rounds: int, usage: UsageSummary | None = None
         quotes=state.quotes,
         reviews=state.reviews,
         judge_errors=state.judge_errors,
+        runs=state.runs,
     )

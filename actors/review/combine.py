@@ -141,6 +141,7 @@ def combine(
         cited={**_describe(prompt, merged), **rules.cited},
         coverage=coverage,
         quotes=_quotes(prompt, merged),
+        runs=rules.runs,
     )
 
 

@@ -32,10 +32,12 @@ from typing import Literal
 
 from donecheck.actors.messages import (
     Check,
+    CheckReport,
     Edit,
     FileSnapshot,
     LedgerEntry,
     Operation,
+    StatusSource,
     ToolCall,
     ToolResult,
     encode,
@@ -53,6 +55,7 @@ __all__ = [
     "hollow_output",
     "operations",
     "outcome",
+    "report_kind",
     "snapshots",
     "tool_error",
     "unresolved_failures",
@@ -331,7 +334,9 @@ def _operation_key(call: ToolCall, command: str | None) -> str:
 
 
 def operations(entries: Iterable[LedgerEntry]) -> list[Operation]:
-    """Every tool call in ledger order, each with its result's outcome (if any).
+    """Every tool call in ledger order, each with its result's outcome (if any),
+    and every :class:`CheckReport` — merged into the call that ran it when one
+    matches (:func:`_match_reports`), else as an operation of its own.
 
     A result whose ``call_id`` matches no call is kept as an operation of the
     unknown tool ``?`` so a failure is never lost.
@@ -340,6 +345,8 @@ def operations(entries: Iterable[LedgerEntry]) -> list[Operation]:
     by_call: dict[str, int] = {}
     commands: dict[str, str | None] = {}
     writers: set[str] = set()
+    finished: dict[int, float] = {}
+    reports: list[tuple[int, CheckReport]] = []
     for entry in entries:
         event = entry.event
         if isinstance(event, ToolCall):
@@ -377,6 +384,7 @@ def operations(entries: Iterable[LedgerEntry]) -> list[Operation]:
                 )
                 continue
             op = ops[index]
+            finished[index] = event.at
             ops[index] = Operation(
                 key=op.key,
                 tool=op.tool,
@@ -390,7 +398,119 @@ def operations(entries: Iterable[LedgerEntry]) -> list[Operation]:
                 caveat=result.caveat,
                 at=op.at,
             )
+        elif isinstance(event, CheckReport):
+            reports.append((entry.seq, event))
+    if reports:
+        ops = _match_reports(ops, finished, reports)
     return ops
+
+
+def report_kind(report: CheckReport) -> str:
+    """The check kind a report is of: its command's, else its runner's name for a
+    runner report, else ``gate check`` (a gate whose command DoneCheck does not know)."""
+    kind = check_run(report.command).kind if report.command else None
+    if kind is not None:
+        return kind
+    return report.name if report.origin == "runner" else "gate check"
+
+
+_MATCH_SLACK_S = 2.0
+
+
+def _match_reports(
+    ops: list[Operation], finished: dict[int, float], reports: list[tuple[int, CheckReport]]
+) -> list[Operation]:
+    """Merge each runner report into the tool call that ran it; the rest stand alone.
+
+    A report matches the first call (by when its result came back) of a check of the
+    same kind whose result came back at or after the run finished and whose call was
+    made before it started — or recorded together with its result, as a post-tool
+    hook records both. A gate's report never matches a call: DoneCheck ran it.
+
+    A matched report tells the call's outcome, except that a passing report does not
+    stand for a call whose command checks more than the report's run did
+    (:func:`covers`), nor for one whose output shows a failure: a report can turn a
+    pass into a failure, or settle a masked or silent run, never the reverse.
+    A runner report that matches no call stands alone (tool ``runner``): its failure
+    counts, but its pass resolves nothing (:func:`unresolved_failures`) — anyone on
+    the host can send a report; a gate's cannot be sent.
+    """
+    taken: set[int] = set()
+    alone: list[Operation] = []
+    for seq, report in reports:
+        kind = report_kind(report)
+        parts = set(kind.split("+"))
+        end = report.started_at + report.duration_s
+        index = None
+        if report.origin == "runner":
+            best: float | None = None
+            for i, op in enumerate(ops):
+                done = finished.get(i)
+                if i in taken or done is None or op.check is None or op.origin != "agent":
+                    continue
+                if not parts & set(op.check.split("+")) or done < end - _MATCH_SLACK_S:
+                    continue
+                together = op.at >= done - 1.0
+                if not together and op.at > report.started_at + _MATCH_SLACK_S:
+                    continue
+                if best is None or done < best:
+                    index, best = i, done
+        if index is not None:
+            op = ops[index]
+            if report.ok is True and op.command and not covers(report.command, op.command):
+                index = None  # its run checked less than the call claims to have run
+        source: StatusSource = "gate" if report.origin == "donecheck" else "runner"
+        caveat = "" if report.ok is not None else (report.detail or report.counts or "no result")
+        if index is not None:
+            op = ops[index]
+            taken.add(index)
+            ok, caveat = report.ok, caveat
+            if report.ok is True and op.ok is False:
+                # the worse of two accounts of one run: a report cannot turn a failure
+                # its tool printed into a pass
+                ok, caveat = (
+                    False,
+                    "the runner reported a pass, but the tool's output shows a failure",
+                )
+            ops[index] = Operation(
+                key=op.key,
+                tool=op.tool,
+                call_seq=op.call_seq,
+                command=op.command,
+                check=op.check,
+                result_seq=op.result_seq,
+                ok=ok,
+                exit_code=report.exit_code if ok is report.ok else op.exit_code,
+                status_source=source,
+                caveat=caveat,
+                at=op.at,
+                origin=report.origin,
+                report_seq=seq,
+                output_said=op.ok,
+            )
+            continue
+        alone.append(
+            Operation(
+                key=("gate:" + report.name)
+                if report.origin == "donecheck"
+                else "shell:" + normalise_command(report.command),
+                tool=report.origin,
+                call_seq=seq,
+                command=report.command,
+                check=kind,
+                result_seq=seq,
+                ok=report.ok,
+                exit_code=report.exit_code,
+                status_source=source,
+                caveat=caveat,
+                at=report.started_at or report.at,
+                origin=report.origin,
+                report_seq=seq,
+            )
+        )
+    if not alone:
+        return ops
+    return sorted([*ops, *alone], key=lambda o: o.call_seq)
 
 
 # ----------------------------------------------------------------------- checks
@@ -492,6 +612,8 @@ def unresolved_failures(ops: Sequence[Operation]) -> list[Operation]:
     check of the same kind that covers it (``pytest`` after ``pytest tests/a.py``).
     A later *failing* broader run does not resolve it either — the latest result
     is what counts, so "failed then passed" differs from "passed then failed".
+    Evidence ranks by origin: a failure a runner or a gate reported is resolved
+    only by a later report, never by what a tool's output says.
     """
     checks = [op for op in ops if op.check is not None and op.result_seq is not None]
     failures: list[Operation] = []
@@ -499,7 +621,12 @@ def unresolved_failures(ops: Sequence[Operation]) -> list[Operation]:
         if op.ok is not False:
             continue
         resolved = False
+        told = op.origin != "agent"
         for later in checks[i + 1 :]:
+            if (told and later.origin == "agent") or later.tool == "runner":
+                # a tool's output does not overrule a runner's or a gate's report, and
+                # a runner report no call ran resolves nothing
+                continue
             same = later.key == op.key
             if not same and not (
                 later.check == op.check

@@ -14,7 +14,14 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from donecheck.actors.messages import Excerpt, LedgerEntry, Operation, ToolCall, ToolResult
+from donecheck.actors.messages import (
+    CheckReport,
+    Excerpt,
+    LedgerEntry,
+    Operation,
+    ToolCall,
+    ToolResult,
+)
 from donecheck.actors.review.evidence import operations
 
 __all__ = ["excerpt"]
@@ -57,8 +64,35 @@ def _clip(text: str, limit: int) -> str:
     return f"{text[:head]}\n…\n{text[-tail:]}"
 
 
-def _item(op: Operation, call: ToolCall | None, result: ToolResult | None, output: int) -> str:
+_TOLD = {"runner": "the runner's own report", "donecheck": "a gate DoneCheck ran"}
+
+
+def _told(report: CheckReport, op: Operation, output: int) -> str:
+    """What a runner's or a gate's report says, under the item it decides."""
+    said = (
+        f"; the tool's output alone said {'ok' if op.output_said else 'FAILED'}"
+        if op.output_said is not None and op.output_said != op.ok
+        else ""
+    )
+    lines = [f"  told by {_TOLD[report.origin]}: {report.counts or report.outcome}{said}"]
+    lines += [f"  failed: {f.node} — {f.message}"[:300] for f in report.failures[:5]]
+    if report.detail:
+        lines.append(f"  {report.detail}")
+    if report.output and op.ok is not True:
+        lines.append(_clip(report.output, output))
+    return "\n".join(lines)
+
+
+def _item(
+    op: Operation,
+    call: ToolCall | None,
+    result: ToolResult | None,
+    output: int,
+    report: CheckReport | None = None,
+) -> str:
     head = f"[{op.evidence_id}] {op.tool} {_arguments(call, op)} → {_status(op)}"
+    if report is not None:
+        head += "\n" + _told(report, op, output)
     if result is not None and result.images:
         names = ", ".join(i.name for i in result.images[:8])
         head += f" [returned {len(result.images)} image(s): {names}]"
@@ -76,13 +110,15 @@ def excerpt(
     ``ops`` are :func:`operations` of ``entries`` when the caller has them."""
     calls = {e.seq: e.event for e in entries if isinstance(e.event, ToolCall)}
     results = {e.seq: e.event for e in entries if isinstance(e.event, ToolResult)}
+    reports = {e.seq: e.event for e in entries if isinstance(e.event, CheckReport)}
     ops = operations(entries) if ops is None else ops
     newest_first = list(reversed(ops))
 
     def render(op: Operation, output: int) -> str:
         call = calls.get(op.call_seq)
         result = results.get(op.result_seq) if op.result_seq is not None else None
-        return _item(op, call, result, output)
+        report = reports.get(op.report_seq) if op.report_seq is not None else None
+        return _item(op, call, result, output, report)
 
     failed = [op for op in newest_first if op.ok is False]
     others = [op for op in newest_first if op.ok is not False]

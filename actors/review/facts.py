@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from donecheck.actors.messages import (
+    CheckReport,
     Edit,
     LedgerEntry,
     Material,
@@ -49,6 +50,8 @@ class Facts:
     ``tool:<call id>:<hash>`` (:func:`~.preanalysis.material_key`)."""
     reads: dict[str, ReadEvidence]
     scope: Scope
+    reports: dict[int, CheckReport]
+    """Runner and gate reports by ledger seq."""
 
     @classmethod
     def of(cls, request: ReviewRequest) -> Facts:
@@ -66,6 +69,7 @@ class Facts:
             materials={material_key(m): m for m in materials_of(entries)},
             reads={r.sha256: r for r in read_evidence(entries, session_ops)},
             scope=scope,
+            reports={e.seq: e.event for e in entries if isinstance(e.event, CheckReport)},
         )
 
     def entries_in_scope(self) -> list[LedgerEntry]:
@@ -104,6 +108,8 @@ class Facts:
                 continue
             if op.ok is None and op.status_source != "masked":
                 continue  # hollow, or no status at all: says nothing either way
+            if op.ok is True and op.tool == "runner":
+                continue  # a runner report that no call ran shows nothing
             for category in category_of_check(op.check):
                 if op.ok is True:
                     shown.setdefault(category, []).append(op)

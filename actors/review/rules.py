@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from donecheck.actors.messages import (
     Acceptance,
     AttachmentRef,
+    CheckReport,
     Coverage,
     CoverageStatus,
     Decision,
@@ -52,6 +53,7 @@ from donecheck.actors.messages import (
     ImageRef,
     MaterialRecorded,
     Operation,
+    ReportedRun,
     ReviewRequest,
     SessionOpened,
     ToolCall,
@@ -129,16 +131,41 @@ def output_summary(output: str, limit: int = 160) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _describe_run(op: Operation, results: dict[int, ToolResult]) -> str:
+def report_summary(report: CheckReport, limit: int = 160) -> str:
+    """What a runner's or a gate's report says: its counts and first failure."""
+    parts = [report.counts or report.outcome]
+    if report.failures:
+        first = report.failures[0]
+        parts.append(f"{first.node}" + (f" — {first.message}" if first.message else ""))
+    elif report.detail:
+        parts.append(report.detail)
+    text = "; ".join(p for p in parts if p)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+_TOLD_BY = {"runner": "the runner's own report", "donecheck": "a gate DoneCheck ran"}
+
+
+def run_summary(op: Operation, ev: Facts) -> str:
+    """How a run ended, from the report that told it, else from its tool output."""
+    report = ev.reports.get(op.report_seq) if op.report_seq is not None else None
+    if report is not None:
+        return report_summary(report)
+    result = ev.results.get(op.result_seq) if op.result_seq is not None else None
+    return output_summary(result.output) if result is not None else ""
+
+
+def _describe_run(op: Operation, ev: Facts) -> str:
     what = f"`{op.command}`" if op.command else op.tool
     code = (
         f"exit {op.exit_code}"
         if op.exit_code is not None
         else ("passed" if op.ok else "failed" if op.ok is False else "status unknown")
     )
-    result = results.get(op.result_seq) if op.result_seq is not None else None
-    tail = f": {output_summary(result.output)}" if result is not None else ""
-    return f"{what} → {code}{tail}"
+    summary = run_summary(op, ev)
+    tail = f": {summary}" if summary else ""
+    told = f" ({_TOLD_BY[op.origin]})" if op.origin in _TOLD_BY else ""
+    return f"{what} → {code}{tail}{told}"
 
 
 def _describe_edit(edit: Edit) -> str:
@@ -213,10 +240,17 @@ def _failed_checks(ev: Facts, claims: Sequence[CheckClaim], out: _Findings) -> s
         claimed = [c for c in claims if "any" in c.categories or c.categories & categories]
         eid = op.evidence_id
         code = f" with exit code {op.exit_code}" if op.exit_code is not None else ""
-        result = ev.results.get(op.result_seq) if op.result_seq is not None else None
-        summary = f": {output_summary(result.output)}" if result is not None else ""
-        problem = f"Its latest run ({eid}) failed{code}{summary}."
-        if op.caveat:
+        summary = run_summary(op, ev)
+        summary = f": {summary}" if summary else ""
+        if op.origin == "donecheck":
+            problem = f"The gate DoneCheck ran ({eid}) failed{code}{summary}."
+        elif op.origin == "runner":
+            problem = f"Its latest run ({eid}, the runner's own report) failed{code}{summary}."
+            if op.output_said is True and op.result_seq is not None:
+                problem += f" The tool's output (E{op.result_seq}) said it passed."
+        else:
+            problem = f"Its latest run ({eid}) failed{code}{summary}."
+        if op.caveat and op.origin == "agent":
             problem += f" (The exit status was masked: {op.caveat}.)"
         problem += _proves_nothing(ev, op)
         if claimed:
@@ -229,7 +263,7 @@ def _failed_checks(ev: Facts, claims: Sequence[CheckClaim], out: _Findings) -> s
                 recheck=f"Fix the cause, re-run `{op.command}` and show it passing.",
                 rule="failed_check",
             ),
-            {eid: _describe_run(op, ev.results)},
+            {eid: _describe_run(op, ev)},
         )
     return failed_categories
 
@@ -363,7 +397,7 @@ def _unresolved_errors(ev: Facts, out: _Findings) -> None:
                 recheck=f"Resolve the error and run {what} again, showing it succeed.",
                 rule="unresolved_error",
             ),
-            {eid: _describe_run(op, ev.results)},
+            {eid: _describe_run(op, ev)},
         )
 
 
@@ -752,6 +786,51 @@ def _scope_notes(ev: Facts) -> list[str]:
     return [f"Reviewed on {label}'s own ledger (from E{scope.start}) and the session's materials."]
 
 
+_MAX_RUNS = 20
+
+
+def reported_runs(ev: Facts) -> tuple[ReportedRun, ...]:
+    """The latest run of each check in the task, with who told its outcome, for the
+    card (at most the last ``_MAX_RUNS`` checks)."""
+    latest: dict[str, Operation] = {}
+    for op in ev.ops:
+        if op.check is not None and op.result_seq is not None:
+            latest.pop(op.key, None)
+            latest[op.key] = op
+    runs: list[ReportedRun] = []
+    for op in list(latest.values())[-_MAX_RUNS:]:
+        report = ev.reports.get(op.report_seq) if op.report_seq is not None else None
+        outcome = {True: "passed", False: "failed", None: "proved nothing"}[op.ok]
+        if report is None:
+            runs.append(
+                ReportedRun(
+                    evidence=op.evidence_id,
+                    origin="agent",
+                    name=op.check or op.tool,
+                    command=op.command or op.tool,
+                    outcome=outcome,
+                    counts=run_summary(op, ev),
+                    detail=op.caveat,
+                )
+            )
+            continue
+        where = ":".join(p for p in (report.host, report.workspace) if p)
+        runs.append(
+            ReportedRun(
+                evidence=op.evidence_id,
+                origin=report.origin,
+                name=report.name,
+                command=report.command,
+                outcome=outcome,
+                counts=report.counts,
+                where=where,
+                duration_s=round(report.duration_s, 3),
+                detail=report.detail,
+            )
+        )
+    return tuple(runs)
+
+
 def review_by_rules(request: ReviewRequest, ev: Facts | None = None) -> Verdict:
     """Apply the rules to one review request. Pure: same request, same verdict."""
     ev = ev or Facts.of(request)
@@ -784,4 +863,5 @@ def review_by_rules(request: ReviewRequest, ev: Facts | None = None) -> Verdict:
         notes=(RULES_NOTE, *out.notes, *_scope_notes(ev)),
         cited=ev.tagged(out.cited),
         coverage=coverage,
+        runs=reported_runs(ev),
     )

@@ -121,6 +121,24 @@ SAMPLES: list[m.Message] = [
     m.FileSnapshot(session_id="s", path="/w/a.py", sha256="sha256:3", size=10, mtime=3.0),
     m.MaterialRecorded(session_id="s", material=MATERIAL, event_id="e3"),
     m.SessionClosed(session_id="s", event_id="e4"),
+    m.CheckReport(
+        session_id="s",
+        origin="runner",
+        name="pytest",
+        command="pytest -q",
+        ok=False,
+        exit_code=1,
+        collected=3,
+        passed=2,
+        failed=1,
+        failures=(m.FailedTest(node="tests/t.py::test_a", message="assert 1 == 2"),),
+        started_at=1.0,
+        duration_s=0.5,
+    ),
+    m.FailedTest(node="t.py::x"),
+    m.ReportedRun(
+        evidence="E3", origin="donecheck", name="lint", command="ruff check .", outcome="failed"
+    ),
     m.LedgerEntry(seq=1, event=CALL),
     m.Operation(
         key="shell:pytest",

@@ -1,0 +1,291 @@
+"""Evidence ranks by origin: a runner's own report or a gate DoneCheck ran outranks
+what a tool's output says (issue 17). Pure: ledgers built by hand, rules and combine."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from donecheck.actors.messages import CheckReport, FailedTest, ToolCall, ToolResult
+from donecheck.actors.review.evidence import operations
+from donecheck.actors.review.rules import review_by_rules
+from donecheck.runtime.scripted import verdict_text
+from tests.unit.helpers import LedgerBuilder
+from tests.unit.test_combine import combined
+
+CLAIM = "Fixed add() in calc.py; all tests pass now and nothing else was touched."
+
+
+class Timed(LedgerBuilder):
+    """A ledger whose events carry wall-clock times, as hooks record them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.now = 1_000.0
+
+    def run_at(self, command: str, code: int | None, output: str, took: float = 2.0) -> int:
+        """A shell call made now, its result ``took`` seconds later; returns the result seq."""
+        self._n += 1
+        call_id = f"c{self._n}"
+        self._add(
+            ToolCall(
+                session_id="s",
+                call_id=call_id,
+                name="bash",
+                arguments={"command": command},
+                at=self.now,
+            )
+        )
+        self.now += took
+        seq = self._add(
+            ToolResult(session_id="s", call_id=call_id, output=output, exit_code=code, at=self.now)
+        )
+        self.now += 1
+        return seq
+
+    def report(self, ok: bool | None, **fields: Any) -> int:
+        """A runner report of a run that ended just now (or at ``started_at`` + duration)."""
+        fields.setdefault("command", "pytest -q")
+        fields.setdefault("started_at", self.now - 1.5)
+        fields.setdefault("duration_s", 1.0)
+        fields.setdefault("origin", "runner")
+        fields.setdefault("name", "pytest" if fields["origin"] == "runner" else "tests")
+        if ok is False:
+            fields.setdefault("failed", 1)
+            fields.setdefault("passed", 2)
+            fields.setdefault(
+                "failures",
+                (FailedTest(node="tests/test_calc.py::test_add", message="assert 3 == 4"),),
+            )
+        elif ok:
+            fields.setdefault("passed", 3)
+        return self._add(CheckReport(session_id="s", ok=ok, at=self.now, **fields))
+
+    def edit(self) -> None:
+        self.write("calc.py")
+
+
+def test_a_masked_run_whose_runner_report_failed_is_need_fix_citing_the_report() -> None:
+    ledger = Timed()
+    ledger.edit()
+    ledger.now += 5
+    report = ledger.report(False, started_at=ledger.now + 0.2)  # arrives while the tool runs
+    ledger.run_at("pytest -q || true", 0, "3 passed in 0.1s")
+    verdict = review_by_rules(ledger.request(CLAIM))
+    assert verdict.decision == "need_fix"
+    (finding,) = [f for f in verdict.findings if f.rule == "failed_check"]
+    assert finding.evidence == (f"E{report}",)
+    assert "runner's own report" in finding.problem
+    assert "said it passed" in finding.problem
+    assert "tests/test_calc.py::test_add" in verdict.cited[f"E{report}"]
+
+
+def test_a_faked_passing_output_is_overruled_by_the_runner() -> None:
+    ledger = Timed()
+    ledger.edit()
+    ledger.now += 5
+    start = ledger.now + 0.1
+    ledger.report(False, started_at=start)
+    ledger.run_at("FAKE_PASS=1 pytest -q", 0, "3 passed in 0.1s")
+    assert review_by_rules(ledger.request(CLAIM)).decision == "need_fix"
+    # ... and no judge passes it
+    assert combined(ledger.request(CLAIM), verdict_text("pass")).decision == "need_fix"  # type: ignore[union-attr]
+
+
+def test_a_runner_pass_settles_a_masked_run() -> None:
+    ledger = Timed()
+    ledger.edit()
+    ledger.now += 5
+    ledger.report(True, started_at=ledger.now + 0.1)
+    ledger.run_at("pytest -q | tail -3 || true", 0, "")
+    ops = operations(ledger.entries)
+    (run,) = [op for op in ops if op.check]
+    assert (run.ok, run.origin, run.status_source) == (True, "runner", "runner")
+    assert review_by_rules(ledger.request(CLAIM)).decision == "pass"
+
+
+def test_a_runner_pass_does_not_overturn_a_failure_the_output_shows() -> None:
+    ledger = Timed()
+    ledger.edit()
+    ledger.now += 5
+    ledger.report(True, started_at=ledger.now + 0.1)
+    ledger.run_at("pytest -q", 1, "FAILED tests/t.py::test_a\n1 failed, 2 passed in 0.1s")
+    assert review_by_rules(ledger.request(CLAIM)).decision == "need_fix"
+
+
+def test_a_runner_pass_of_a_narrower_run_does_not_stand_for_the_whole_suite() -> None:
+    ledger = Timed()
+    ledger.edit()
+    ledger.now += 5
+    ledger.report(True, command="pytest -q tests/test_one.py", started_at=ledger.now + 0.1)
+    ledger.run_at("pytest -q || true", 0, "")  # the call ran everything, masked
+    run = next(op for op in operations(ledger.entries) if op.tool == "bash")
+    assert run.origin == "agent" and run.ok is None
+    assert review_by_rules(ledger.request(CLAIM)).decision != "pass"
+
+
+def test_a_later_tool_output_does_not_resolve_a_runner_failure() -> None:
+    ledger = Timed()
+    ledger.edit()
+    ledger.now += 5
+    ledger.report(False, started_at=ledger.now + 0.1)
+    ledger.run_at("pytest -q", 1, "1 failed, 2 passed in 0.1s")
+    # the agent re-runs with the reporter turned off and prints a pass
+    ledger.run_at("pytest -q -p no:donecheck", 0, "3 passed in 0.1s")
+    verdict = review_by_rules(ledger.request(CLAIM))
+    assert verdict.decision == "need_fix"
+
+
+def test_a_later_runner_pass_resolves_a_runner_failure() -> None:
+    ledger = Timed()
+    ledger.edit()
+    ledger.now += 5
+    ledger.report(False, started_at=ledger.now + 0.1)
+    ledger.run_at("pytest -q", 1, "1 failed, 2 passed in 0.1s")
+    ledger.edit()
+    ledger.now += 5
+    ledger.report(True, started_at=ledger.now + 0.1)
+    ledger.run_at("pytest -q", 0, "3 passed in 0.1s")
+    assert review_by_rules(ledger.request(CLAIM)).decision == "pass"
+
+
+def test_a_report_no_call_ran_counts_when_it_fails_and_never_when_it_passes() -> None:
+    ledger = Timed()
+    ledger.edit()
+    ledger.now += 5
+    ledger.run_at("pytest -q", 1, "1 failed, 2 passed in 0.1s")
+    ledger.now += 100
+    ledger.report(True)  # sent by someone, not by any call's run
+    verdict = review_by_rules(ledger.request(CLAIM))
+    assert verdict.decision == "need_fix"
+
+    alone = Timed()
+    alone.edit()
+    alone.now += 100
+    alone.report(True)
+    assert review_by_rules(alone.request(CLAIM)).decision == "need_evidence"
+
+    failing = Timed()
+    failing.edit()
+    failing.now += 100
+    seq = failing.report(False)
+    verdict = review_by_rules(failing.request(CLAIM))
+    assert verdict.decision == "need_fix"
+    assert verdict.findings[0].evidence == (f"E{seq}",)
+
+
+def test_a_failed_gate_is_need_fix_and_no_judge_passes_it() -> None:
+    ledger = Timed()
+    ledger.edit()
+    ledger.run_at("pytest -q", 0, "3 passed in 0.1s")
+    seq = ledger.report(
+        False,
+        origin="donecheck",
+        name="lint",
+        command="ruff check .",
+        failures=(),
+        failed=0,
+        passed=0,
+        exit_code=1,
+        host="box",
+        workspace="/w",
+        output="a.py:1:1: F401 unused import\nFound 1 error.",
+    )
+    verdict = review_by_rules(ledger.request(CLAIM))
+    assert verdict.decision == "need_fix"
+    assert "gate DoneCheck ran" in verdict.findings[0].problem
+    assert verdict.findings[0].evidence == (f"E{seq}",)
+    judged = combined(ledger.request(CLAIM), verdict_text("pass"))
+    assert judged.decision == "need_fix"  # type: ignore[union-attr]
+    run = next(r for r in verdict.runs if r.evidence == f"E{seq}")
+    assert (run.origin, run.outcome, run.where) == ("donecheck", "failed", "box:/w")
+
+
+def test_a_passing_gate_resolves_an_earlier_failure_it_covers() -> None:
+    ledger = Timed()
+    ledger.run_at("pytest -q tests/test_calc.py", 1, "1 failed in 0.1s")
+    ledger.edit()
+    ledger.report(True, origin="donecheck", name="tests", command="pytest -q")
+    assert review_by_rules(ledger.request(CLAIM)).decision == "pass"
+
+
+def test_a_gate_that_timed_out_is_not_a_pass() -> None:
+    ledger = Timed()
+    ledger.edit()
+    ledger.run_at("pytest -q", 0, "3 passed in 0.1s")
+    ledger.report(
+        False, origin="donecheck", command="pytest -q", detail="timed out after 600 s", failures=()
+    )
+    assert review_by_rules(ledger.request(CLAIM)).decision == "need_fix"
+
+
+# ----------------------------------------------------------------- properties
+
+_OUTPUTS = [
+    (0, "3 passed in 0.1s"),
+    (1, "1 failed, 2 passed in 0.1s"),
+    (0, ""),
+    (None, "3 passed in 0.2s"),
+    (5, "no tests ran in 0.01s"),
+    (0, "Exit code: 0"),
+]
+_COMMANDS = [
+    "pytest -q",
+    "pytest -q || true",
+    "python -m pytest",
+    "pytest -q | tail -2",
+    "pytest -q tests/a.py",
+]
+
+_step = st.one_of(
+    st.tuples(st.just("run"), st.sampled_from(_COMMANDS), st.sampled_from(_OUTPUTS)),
+    st.tuples(st.just("edit"), st.none(), st.none()),
+    st.tuples(st.just("report"), st.sampled_from(_COMMANDS[::2]), st.booleans()),
+    st.tuples(st.just("gap"), st.none(), st.floats(0, 30)),
+)
+
+
+def _build(steps: list[tuple[str, Any, Any]]) -> Timed:
+    ledger = Timed()
+    for kind, command, value in steps:
+        if kind == "run":
+            ledger.run_at(command, *value)
+        elif kind == "edit":
+            ledger.edit()
+        elif kind == "report":
+            ledger.report(value, command=command.replace(" || true", ""))
+        else:
+            ledger.now += value
+    return ledger
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_step, max_size=12), st.sampled_from(["runner", "donecheck"]))
+def test_a_failing_report_last_is_never_a_pass(
+    steps: list[tuple[str, Any, Any]], origin: str
+) -> None:
+    """Whatever the agent ran and printed before, when the last word on the checks is a
+    failing runner or gate report, neither the rules nor a judge's ``pass`` pass it."""
+    ledger = _build(steps)
+    ledger.now += 50
+    ledger.report(False, origin=origin, command="pytest -q")
+    request = ledger.request(CLAIM)
+    assert review_by_rules(request).decision != "pass"
+    assert combined(request, verdict_text("pass")).decision != "pass"  # type: ignore[union-attr]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_step, max_size=12))
+def test_a_runner_report_never_turns_a_failure_into_a_pass_without_a_new_run(
+    steps: list[tuple[str, Any, Any]],
+) -> None:
+    """Reports added to a ledger whose latest full run failed (shown by its output) never
+    make it pass unless a later run of the suite passed with its own report."""
+    ledger = _build(steps)
+    ledger.edit()
+    ledger.run_at("pytest -q", 1, "1 failed, 2 passed in 0.1s")
+    ledger.now += 40
+    ledger.report(True)  # a pass no call ran
+    assert review_by_rules(ledger.request(CLAIM)).decision == "need_fix"
