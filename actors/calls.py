@@ -70,6 +70,7 @@ __all__ = [
     "remember",
     "statistics",
     "translate",
+    "view",
 ]
 
 Ref: TypeAlias = Any
@@ -152,6 +153,12 @@ def append(ledger: Any, events: Sequence[LedgerEvent]) -> Ref:
     """Append one session's events to its ledger shard (packed: ~15x cheaper than
     Ray's pickling). The answer is an :class:`AppendAck`."""
     return ledger.append_packed.remote(encode_events(events))
+
+
+def view(ledger: Any, request: ViewRequest) -> Ref:
+    """Ask a session's ledger shard for views (answered packed: decode the bytes
+    with :data:`~donecheck.actors.messages.view_decoder`)."""
+    return ledger.view_packed.remote(request)
 
 
 def ask(controller: Any, message: ControllerInbox) -> Ref:

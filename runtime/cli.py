@@ -324,6 +324,38 @@ def build_parser() -> argparse.ArgumentParser:
     gates.add_argument("--json", action="store_true", help="one JSON object per gate")
     gates.set_defaults(func=_cmd_gates)
 
+    junit = commands.add_parser(
+        "record-junit",
+        help="send a test runner's JUnit XML report to a session",
+        description=(
+            "Read a JUnit XML file (Jest's jest-junit, Vitest's junit reporter, "
+            "go-junit-report or gotestsum, cargo nextest, Maven Surefire, pytest --junitxml) "
+            "and send its counts and failing tests to a session of the running 'donecheck "
+            "serve' as a runner report: it outranks what the agent's tool printed for the "
+            "same run. (pytest needs no file: its DoneCheck plugin reports by itself.)"
+        ),
+        epilog="Exit status: 0 recorded; 1 DoneCheck is not running or refused it; 2 the file "
+        "is not a readable JUnit report.",
+    )
+    junit.add_argument("file", type=Path, help="the JUnit XML file")
+    junit.add_argument(
+        "--session",
+        default=None,
+        help="the DoneCheck session (default: $DONECHECK_SESSION)",
+    )
+    junit.add_argument(
+        "--command",
+        dest="run_command",
+        default=None,
+        help="the command that ran the tests, e.g. 'npm test' (matches the report to the "
+        "agent's tool call; default: the runner the file names)",
+    )
+    junit.add_argument("--runtime-file", default=None, help="the service's runtime file")
+    junit.add_argument(
+        "--namespace", default=None, help="the service's namespace (default: donecheck)"
+    )
+    junit.set_defaults(func=_cmd_record_junit)
+
     parse = commands.add_parser(
         "parse",
         help="show how attachments are read",
@@ -903,11 +935,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 def _cmd_hook(args: argparse.Namespace) -> int:
     """A thin client: the payload to the running service, its answer to stdout."""
-    import urllib.error
-    import urllib.request
-
     from donecheck.actors.bounds import MAX_PAYLOAD_BYTES, check_payload
-    from donecheck.runtime.endpoint import read_endpoint, runtime_file
+    from donecheck.runtime.endpoint import ServiceError, post_json, read_endpoint, runtime_file
 
     raw = sys.stdin.buffer.read(MAX_PAYLOAD_BYTES + 1)
     try:
@@ -918,6 +947,8 @@ def _cmd_hook(args: argparse.Namespace) -> int:
     except (ValueError, RecursionError) as exc:
         _error(f"hook payload: {exc}; this turn was not checked")
         return EXIT_FAILURE
+    if payload.get("hook_event_name") == "SessionStart":
+        return _session_start(payload, args.agent)
     path = runtime_file(
         args.namespace or os.environ.get("DONECHECK_NAMESPACE") or "donecheck", args.runtime_file
     )
@@ -928,39 +959,55 @@ def _cmd_hook(args: argparse.Namespace) -> int:
             " this turn was not checked"
         )
         return EXIT_FAILURE
-    request = urllib.request.Request(
-        f"{endpoint.url}/v1/hooks/{args.agent}",
-        data=json.dumps(payload).encode(),
-        headers={
-            "content-type": "application/json",
-            **({"authorization": f"Bearer {endpoint.token}"} if endpoint.token else {}),
-        },
-        method="POST",
-    )
     try:
         _listening(endpoint.url, 1.0)
-        with urllib.request.urlopen(request, timeout=args.timeout) as answer:
-            body = answer.read()
-            note = answer.headers.get("x-donecheck-note", "")
-    except urllib.error.HTTPError as exc:
-        detail = exc.read().decode("utf-8", "replace")
-        try:
-            detail = json.loads(detail).get("error", detail)
-        except (ValueError, AttributeError):
-            pass
-        _error(f"DoneCheck refused the hook ({exc.code}): {detail}; this turn was not checked")
+        body, headers = post_json(endpoint, f"/v1/hooks/{args.agent}", payload, args.timeout)
+    except ServiceError as exc:
+        if exc.status is not None:
+            _error(f"DoneCheck refused the hook ({exc.status}): {exc}; this turn was not checked")
+        else:
+            _error(
+                f"DoneCheck is not reachable at {endpoint.url} ({exc}): this turn was not checked"
+            )
         return EXIT_FAILURE
-    except (OSError, urllib.error.URLError) as exc:
-        reason = getattr(exc, "reason", exc)
-        _error(
-            f"DoneCheck is not reachable at {endpoint.url} ({reason}): this turn was not checked"
-        )
+    except OSError as exc:
+        _error(f"DoneCheck is not reachable at {endpoint.url} ({exc}): this turn was not checked")
         return EXIT_FAILURE
+    note = headers.get("x-donecheck-note", "")
     output = json.loads(body or b"{}")
     if output:
         print(json.dumps(output, ensure_ascii=False))
     if note:
         print(note, file=sys.stderr)
+    return EXIT_OK
+
+
+def _session_start(payload: dict[str, Any], agent: str) -> int:
+    """SessionStart: name the DoneCheck session in the environment of the agent's
+    later shell commands (Claude Code's ``$CLAUDE_ENV_FILE``), so the pytest plugin
+    and ``record-junit`` report to it. Needs no service."""
+    import shlex
+
+    from donecheck.runtime.endpoint import session_id_for
+
+    target = os.environ.get("CLAUDE_ENV_FILE")
+    try:
+        session = session_id_for(payload, "codex" if agent == "codex" else "claude-code")
+    except DoneCheckError as exc:
+        _error(f"hook payload: {exc}")
+        return EXIT_FAILURE
+    if not target:
+        print(f"DoneCheck session {session} (no CLAUDE_ENV_FILE to name it in)", file=sys.stderr)
+        return EXIT_OK
+    line = f"export DONECHECK_SESSION={shlex.quote(session)}\n"
+    try:
+        with open(target, "a+", encoding="utf-8") as out:
+            out.seek(0)
+            if line not in out.read().splitlines(keepends=True):
+                out.write(line)
+    except OSError as exc:
+        _error(f"CLAUDE_ENV_FILE {target}: cannot write it ({exc.strerror or exc})")
+        return EXIT_FAILURE
     return EXIT_OK
 
 
@@ -1086,6 +1133,35 @@ def _cmd_gates(args: argparse.Namespace) -> int:
             if result.status != "passed":
                 print(result.output.rstrip()[-2_000:])
     return EXIT_FAILURE if failed else EXIT_OK
+
+
+def _cmd_record_junit(args: argparse.Namespace) -> int:
+    from donecheck.runtime.reporters import (
+        ReportError,
+        junit_report,
+        send_report,
+        session_from_env,
+    )
+
+    session = args.session or session_from_env()
+    if not session:
+        _error("record-junit: name the session with --session or $DONECHECK_SESSION")
+        return EXIT_INPUT
+    try:
+        report = junit_report(args.file, command=args.run_command)
+    except ReportError as exc:
+        _error(str(exc))
+        return EXIT_INPUT
+    try:
+        send_report(session, report, namespace=args.namespace, given_file=args.runtime_file)
+    except ReportError as exc:
+        _error(f"{args.file}: not recorded: {exc}")
+        return EXIT_FAILURE
+    counts = ", ".join(
+        f"{report[k]} {k}" for k in ("failed", "errors", "passed", "skipped") if report[k]
+    )
+    print(f"recorded {args.file} in {session}: {counts or 'no test case'}")
+    return EXIT_OK
 
 
 # -------------------------------------------------------------------- parse

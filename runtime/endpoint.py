@@ -17,8 +17,32 @@ import os
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Literal
 
-__all__ = ["Endpoint", "new_token", "read_endpoint", "remove_endpoint", "runtime_file"]
+from donecheck.actors.errors import InputError
+
+__all__ = [
+    "Agent",
+    "Endpoint",
+    "ServiceError",
+    "new_token",
+    "post_json",
+    "read_endpoint",
+    "remove_endpoint",
+    "runtime_file",
+    "session_id_for",
+]
+
+Agent = Literal["claude-code", "codex"]
+_PREFIX = {"claude-code": "claude", "codex": "codex"}
+
+
+def session_id_for(payload: dict[str, Any], agent: Agent = "claude-code") -> str:
+    """The DoneCheck session of an agent's hook payload: ``claude-<its session_id>``."""
+    given = payload.get("session_id")
+    if not isinstance(given, str) or not given:
+        raise InputError("the hook payload has no session_id")
+    return f"{_PREFIX[agent]}-{given}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,3 +106,44 @@ def remove_endpoint(path: Path, pid: int) -> None:
     found = read_endpoint(path)
     if found is not None and found.pid == pid:
         path.unlink(missing_ok=True)
+
+
+class ServiceError(Exception):
+    """A call to the service failed: ``status`` is its HTTP status when it answered
+    (``None`` when it could not be reached), ``detail`` its error message."""
+
+    def __init__(self, status: int | None, detail: str) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.detail = detail
+
+
+def post_json(
+    endpoint: Endpoint, path: str, body: object, timeout_s: float
+) -> tuple[bytes, dict[str, str]]:
+    """POST ``body`` as JSON to ``path`` of the service, with its token; the answer's
+    body and headers (names in lower case), or :class:`ServiceError`."""
+    import urllib.error
+    import urllib.request
+
+    request = urllib.request.Request(
+        endpoint.url + path,
+        data=json.dumps(body).encode(),
+        headers={
+            "content-type": "application/json",
+            **({"authorization": f"Bearer {endpoint.token}"} if endpoint.token else {}),
+        },
+        method="POST",
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=timeout_s) as answer:
+            return answer.read(), {k.lower(): v for k, v in answer.headers.items()}
+    except urllib.error.HTTPError as exc:
+        detail = exc.read().decode("utf-8", "replace")
+        try:
+            detail = json.loads(detail).get("error", detail)
+        except (ValueError, AttributeError):
+            pass
+        raise ServiceError(exc.code, str(detail)) from None
+    except (OSError, urllib.error.URLError) as exc:
+        raise ServiceError(None, str(getattr(exc, "reason", exc))) from None

@@ -42,6 +42,8 @@ __all__ = [
     "clean_environment",
     "due_gates",
     "find_gates",
+    "gate_report",
+    "gates_at_stop",
     "load_gates",
     "run_gate",
 ]
@@ -52,7 +54,8 @@ _SECRET_NAME = re.compile(
     r"(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH|SESSION_ID|COOKIE|PRIVATE)",
     re.IGNORECASE,
 )
-_ALWAYS_DROPPED = ("DONECHECK_JUDGE_API_KEY", "RAY_AUTH_TOKEN")
+_ALWAYS_DROPPED = ("DONECHECK_JUDGE_API_KEY", "RAY_AUTH_TOKEN", "DONECHECK_SESSION")
+# (a gate's pytest must not also report as the agent's runner: DoneCheck records it)
 
 GateStatus = Literal["passed", "failed", "timeout", "error"]
 
@@ -306,4 +309,135 @@ def run_gate(
         detail=detail,
         cut_bytes=cut,
         **common,  # type: ignore[arg-type]
+    )
+
+
+# ------------------------------------------------------------- at a stop
+
+
+def gate_report(result: GateResult) -> dict[str, Any]:
+    """The fields of a ``CheckReport`` (origin ``donecheck``) for one gate run: a
+    timeout or a gate that could not start is a failure — a required check that
+    did not pass."""
+    ok = result.status == "passed"
+    return {
+        "origin": "donecheck",
+        "name": result.name,
+        "command": result.command,
+        "ok": ok,
+        "exit_code": result.exit_code,
+        "detail": "" if ok else result.detail,
+        "workspace": result.workspace,
+        "host": result.host,
+        "started_at": result.started_at,
+        "duration_s": result.duration_s,
+        "output": result.output,
+    }
+
+
+def _relative(path: str, workspace: Path) -> str | None:
+    """``path`` relative to the workspace, or None when it lies outside it."""
+    full = Path(path) if os.path.isabs(path) else workspace / path
+    try:
+        return full.resolve().relative_to(workspace.resolve()).as_posix()
+    except ValueError:
+        return None
+
+
+def _state(
+    workspace: Path, changed: Sequence[str], writes: int
+) -> tuple[tuple[str, int, int], ...]:
+    """How many writes the session made and what the changed files look like now
+    (size, mtime): the same state twice means nothing a gate checks has changed
+    since it last ran."""
+    seen = [("", writes, 0)]
+    for rel in sorted(changed):
+        try:
+            st = (workspace / rel).stat()
+            seen.append((rel, st.st_size, st.st_mtime_ns))
+        except OSError:
+            seen.append((rel, -1, -1))
+    return tuple(seen)
+
+
+@dataclass
+class GateMemo:
+    """The last run of each gate per session and workspace, with the state of the
+    changed files it saw: a stop that changed nothing does not run it again."""
+
+    limit: int = 10_000
+    runs: dict[tuple[str, str, str], tuple[tuple[tuple[str, int, int], ...], GateResult]] = field(
+        default_factory=dict
+    )
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def fresh(
+        self, key: tuple[str, str, str], state: tuple[tuple[str, int, int], ...]
+    ) -> GateResult | None:
+        with self.lock:
+            found = self.runs.get(key)
+            return found[1] if found is not None and found[0] == state else None
+
+    def keep(
+        self, key: tuple[str, str, str], state: tuple[tuple[str, int, int], ...], result: GateResult
+    ) -> None:
+        with self.lock:
+            self.runs.pop(key, None)
+            self.runs[key] = (state, result)
+            while len(self.runs) > self.limit:
+                self.runs.pop(next(iter(self.runs)))
+
+
+MEMO = GateMemo()
+
+
+@dataclass(frozen=True, slots=True)
+class StopGates:
+    """What the gates did at one stop."""
+
+    ran: tuple[GateResult, ...] = ()
+    reused: tuple[GateResult, ...] = ()
+    """Gates not re-run: nothing they check changed since their last run here."""
+    not_due: tuple[str, ...] = ()
+    problem: str = ""
+    """Why no gate ran although the workspace lists some (a malformed file)."""
+
+
+def gates_at_stop(
+    session_id: str,
+    workspace: Path,
+    edited: Sequence[str | None],
+    *,
+    secrets: Sequence[str] = (),
+    memo: GateMemo = MEMO,
+) -> StopGates | None:
+    """Run the workspace's due gates for a stop of ``session_id``; None when the
+    workspace lists no gates. ``edited``: the paths the session's tools wrote (due
+    is judged on those inside the workspace; ``None`` for a write of unnamed files,
+    which makes every gate with ``paths`` due)."""
+    source = find_gates(workspace)
+    if source is None:
+        return None
+    try:
+        gates = load_gates(source)
+    except InputError as exc:
+        return StopGates(problem=str(exc))
+    changed = [rel for path in edited if path and (rel := _relative(path, workspace)) is not None]
+    due = due_gates(gates, None if None in edited else changed)
+    state = _state(workspace, changed, len(edited))
+    ran: list[GateResult] = []
+    reused: list[GateResult] = []
+    for gate in due:
+        key = (session_id, str(workspace), gate.name)
+        previous = memo.fresh(key, state)
+        if previous is not None:
+            reused.append(previous)
+            continue
+        result = run_gate(gate, workspace, secrets=secrets)
+        memo.keep(key, state, result)
+        ran.append(result)
+    return StopGates(
+        ran=tuple(ran),
+        reused=tuple(reused),
+        not_due=tuple(g.name for g in gates if g not in due),
     )

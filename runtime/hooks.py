@@ -27,10 +27,11 @@ import os
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from donecheck.actors.errors import InputError, TranscriptError, UnknownSessionError
 from donecheck.actors.messages import Steer
+from donecheck.runtime.endpoint import Agent, session_id_for
 from donecheck.runtime.replay import NewInput, ToolImages, replay_events
 from donecheck.runtime.transcripts.claude import load_claude_jsonl, response_images, tool_output
 from donecheck.runtime.transcripts.codex import codex_arguments, load_codex
@@ -48,17 +49,6 @@ class HookReply:
 
     output: dict[str, Any] = field(default_factory=dict)
     note: str = ""
-
-
-Agent = Literal["claude-code", "codex"]
-_PREFIX = {"claude-code": "claude", "codex": "codex"}
-
-
-def session_id_for(payload: dict[str, Any], agent: Agent = "claude-code") -> str:
-    given = payload.get("session_id")
-    if not isinstance(given, str) or not given:
-        raise InputError("the hook payload has no session_id")
-    return f"{_PREFIX[agent]}-{given}"
 
 
 class BlockCap:
@@ -169,6 +159,22 @@ def _cap(dc: Any) -> BlockCap:
     return cap
 
 
+def _gates(session: Any, payload: dict[str, Any]) -> str:
+    """Run the due gates of the payload's workspace (its ``cwd``, when this host has
+    it) before the review; a few words on what they did, for the hook's note."""
+    cwd = payload.get("cwd")
+    if not isinstance(cwd, str) or not cwd or not os.path.isdir(cwd):
+        return ""
+    done = session.run_gates(cwd)
+    if done is None:
+        return ""
+    if done.problem:
+        return f" (gates not run: {done.problem})"
+    said = [f"{r.name} {r.status} in {r.duration_s:.1f} s" for r in done.ran]
+    said += [f"{r.name} {r.status} (unchanged since its last run)" for r in done.reused]
+    return f" (gates: {'; '.join(said)})" if said else ""
+
+
 def handle(dc: Any, payload: dict[str, Any], agent: Agent = "claude-code") -> HookReply:
     """Apply one hook payload of ``agent`` (Claude Code or Codex: the same events and
     answers) to the DoneCheck deployment ``dc``."""
@@ -211,9 +217,10 @@ def handle(dc: Any, payload: dict[str, Any], agent: Agent = "claude-code") -> Ho
             answer = transcript.answer if transcript is not None else ""
         if not answer.strip():
             return HookReply(note="DoneCheck: no final text to review; the turn was not checked")
+        gates = _gates(session, payload)
         action = session.turn_stopping(answer, event_id=stop_event_id(payload, answer, agent))
         card = action.report
-        note = f"DoneCheck: {card.decision or 'unverified'}"
+        note = f"DoneCheck: {card.decision or 'unverified'}" + gates
         if isinstance(action, Steer):
             cap = _cap(dc)
             if cap.allow(session.session_id):

@@ -118,8 +118,38 @@ class FileSnapshotEvent(_Body, tag="file_snapshot", tag_field="type"):
     event_id: str | None = None
 
 
+_Count = Annotated[int, msgspec.Meta(ge=0)]
+
+
+class FailedTestItem(_Body):
+    node: Annotated[str, msgspec.Meta(max_length=2_000)]
+    message: Annotated[str, msgspec.Meta(max_length=2_000)] = ""
+
+
+class CheckReportEvent(_Body, tag="check_report", tag_field="type"):
+    """A test runner's own report of one run (the pytest plugin, ``record-junit``).
+    Recorded with origin ``runner``; a gate's result cannot be sent."""
+
+    name: Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
+    command: Annotated[str, msgspec.Meta(min_length=1, max_length=4_000)]
+    ok: bool | None
+    exit_code: int | None = None
+    collected: _Count | None = None
+    passed: _Count = 0
+    failed: _Count = 0
+    errors: _Count = 0
+    skipped: _Count = 0
+    failures: Annotated[list[FailedTestItem], msgspec.Meta(max_length=1_000)] = []
+    detail: Annotated[str, msgspec.Meta(max_length=2_000)] = ""
+    workspace: Annotated[str, msgspec.Meta(max_length=2_000)] = ""
+    host: Annotated[str, msgspec.Meta(max_length=255)] = ""
+    started_at: Annotated[float, msgspec.Meta(ge=0)] = 0.0
+    duration_s: Annotated[float, msgspec.Meta(ge=0)] = 0.0
+    event_id: str | None = None
+
+
 class EventsBody(_Body):
-    events: list[ToolCallEvent | ToolResultEvent | FileSnapshotEvent]
+    events: list[ToolCallEvent | ToolResultEvent | FileSnapshotEvent | CheckReportEvent]
 
 
 class StopBody(_Body):
@@ -284,6 +314,28 @@ class _Service:
                         event.exit_code,
                         event_id=event.event_id,
                         images=refs,
+                    )
+                )
+            elif isinstance(event, CheckReportEvent):
+                batch.append(
+                    session.check_report_event(
+                        origin="runner",
+                        name=event.name,
+                        command=event.command,
+                        ok=event.ok,
+                        exit_code=event.exit_code,
+                        collected=event.collected,
+                        passed=event.passed,
+                        failed=event.failed,
+                        errors=event.errors,
+                        skipped=event.skipped,
+                        failures=[(f.node, f.message) for f in event.failures],
+                        detail=event.detail,
+                        workspace=event.workspace,
+                        host=event.host,
+                        started_at=event.started_at,
+                        duration_s=event.duration_s,
+                        event_id=event.event_id,
                     )
                 )
             else:

@@ -15,10 +15,11 @@ only in how they wait.
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import msgspec
 
@@ -37,6 +38,7 @@ from donecheck.actors.messages import (
     FailedTest,
     FileSnapshot,
     ImageRef,
+    LedgerEntry,
     LedgerEvent,
     MainCallRecorded,
     Material,
@@ -52,11 +54,18 @@ from donecheck.actors.messages import (
     TurnStopping,
     UserInput,
     Verdict,
+    ViewRequest,
+    view_decoder,
 )
 from donecheck.parsers.material import sha256_file
 from donecheck.runtime.attachments import load_attachment, submit_parse, too_large_material
 
+if TYPE_CHECKING:
+    from donecheck.runtime.gates import StopGates
+
 __all__ = ["MAX_REPORTED_FAILURES", "MAX_TOOL_IMAGES", "AsyncSession", "Session", "bound_output"]
+
+_NO_ENTRIES = 2**62  # a view's since_seq that asks for no entries, only views
 
 MAX_REPORTED_FAILURES = 50
 """Failing tests a check report keeps (the counts hold them all)."""
@@ -304,6 +313,22 @@ class _SessionBase:
             )
         return calls.append(self._ledger, events)
 
+    def _secrets(self) -> list[str]:
+        """Values a gate's environment must not hold: the configured judge key."""
+        key = self._config.judge_api_key
+        return [key.get_secret_value()] if key is not None else []
+
+    def _edits_ref(self) -> Any:
+        return calls.view(
+            self._ledger,
+            ViewRequest(session_id=self.session_id, since_seq=_NO_ENTRIES, include=("edits",)),
+        )
+
+    def _entries_ref(self, since_seq: int) -> Any:
+        return calls.view(
+            self._ledger, ViewRequest(session_id=self.session_id, since_seq=since_seq)
+        )
+
     def _ask_ref(self, msg: ControllerInbox) -> Any:
         self._check_open()
         return calls.ask(self._controller, msg)
@@ -358,6 +383,32 @@ class Session(_SessionBase):
         """Append events in one call; they are recorded when this returns."""
         ack: AppendAck = self._wait(self._append_ref(events), "ledger")
         return ack
+
+    def run_gates(self, workspace: str | os.PathLike[str]) -> StopGates | None:
+        """Run the gates ``workspace`` lists (``donecheck.toml`` or ``[tool.donecheck]``
+        in ``pyproject.toml``) that this session's writes made due, and record their
+        results as reports of origin ``donecheck``; None when it lists none. A gate
+        is not run again while nothing it checks has changed (see
+        :func:`~donecheck.runtime.gates.gates_at_stop`)."""
+        from donecheck.runtime.gates import gate_report, gates_at_stop
+
+        done = gates_at_stop(
+            self.session_id, Path(workspace), self.edited_paths(), secrets=self._secrets()
+        )
+        if done is not None and done.ran:
+            self.record([self.check_report_event(**gate_report(r)) for r in done.ran])
+        return done
+
+    def ledger(self, since_seq: int = 0) -> tuple[LedgerEntry, ...]:
+        """The session's ledger entries after ``since_seq``, in order (cite them as
+        ``E<seq>``)."""
+        return view_decoder.decode(self._wait(self._entries_ref(since_seq), "ledger")).entries
+
+    def edited_paths(self) -> list[str | None]:
+        """Every write the session's tools made, oldest first, by the path it wrote
+        (``None`` for a command that writes files it does not name)."""
+        view = view_decoder.decode(self._wait(self._edits_ref(), "ledger"))
+        return [e.path for e in view.edits if e.ok is not False]
 
     def tool_call(
         self,
@@ -513,6 +564,25 @@ class AsyncSession(_SessionBase):
     async def record(self, events: Sequence[LedgerEvent]) -> AppendAck:
         ack: AppendAck = await self._wait(self._append_ref(events), "ledger")
         return ack
+
+    async def run_gates(self, workspace: str | os.PathLike[str]) -> StopGates | None:
+        from donecheck.runtime.gates import gate_report, gates_at_stop
+
+        edited = await self.edited_paths()
+        done = await asyncio.to_thread(
+            gates_at_stop, self.session_id, Path(workspace), edited, secrets=self._secrets()
+        )
+        if done is not None and done.ran:
+            await self.record([self.check_report_event(**gate_report(r)) for r in done.ran])
+        return done
+
+    async def ledger(self, since_seq: int = 0) -> tuple[LedgerEntry, ...]:
+        data = await self._wait(self._entries_ref(since_seq), "ledger")
+        return view_decoder.decode(data).entries
+
+    async def edited_paths(self) -> list[str | None]:
+        view = view_decoder.decode(await self._wait(self._edits_ref(), "ledger"))
+        return [e.path for e in view.edits if e.ok is not False]
 
     async def tool_call(
         self,

@@ -42,6 +42,7 @@ from donecheck.actors.messages import (
     ToolResult,
     encode,
 )
+from donecheck.actors.review.claims import category_of_check
 from donecheck.actors.review.shell import check_run, normalise_command, simple_commands
 
 __all__ = [
@@ -417,6 +418,15 @@ def report_kind(report: CheckReport) -> str:
 _MATCH_SLACK_S = 2.0
 
 
+def _same_kind(parts: set[str], check: str) -> bool:
+    """A report of runner ``parts`` may be the run of a call that ran ``check``: the
+    same runner; a report of an unnamed runner (``junit``) may be any test command's
+    (``npm test`` runs jest)."""
+    if parts & set(check.split("+")):
+        return True
+    return parts == {"junit"} and "test" in category_of_check(check)
+
+
 def _match_reports(
     ops: list[Operation], finished: dict[int, float], reports: list[tuple[int, CheckReport]]
 ) -> list[Operation]:
@@ -448,7 +458,7 @@ def _match_reports(
                 done = finished.get(i)
                 if i in taken or done is None or op.check is None or op.origin != "agent":
                     continue
-                if not parts & set(op.check.split("+")) or done < end - _MATCH_SLACK_S:
+                if done < end - _MATCH_SLACK_S or not _same_kind(parts, op.check):
                     continue
                 together = op.at >= done - 1.0
                 if not together and op.at > report.started_at + _MATCH_SLACK_S:

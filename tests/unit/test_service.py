@@ -10,8 +10,6 @@ import signal
 import socket
 import subprocess
 import sys
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,40 +17,15 @@ from typing import Any
 import httpx
 import psutil
 import pytest
-import uvicorn
 from hypothesis import HealthCheck, settings
 
 from donecheck.parsers import samples
 from donecheck.runtime import DoneCheck
 from donecheck.runtime.service import Limits, create_app
 from tests.support.env import child_env
+from tests.support.server import Server
 
 TOKEN = "test-token-0123456789"
-
-
-class Server:
-    """uvicorn in a thread, on a free loopback port it bound itself."""
-
-    def __init__(self, app: object) -> None:
-        self.socket = socket.socket()
-        self.socket.bind(("127.0.0.1", 0))
-        self.url = f"http://127.0.0.1:{self.socket.getsockname()[1]}"
-        self.server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
-        self.thread = threading.Thread(
-            target=self.server.run, kwargs={"sockets": [self.socket]}, daemon=True
-        )
-
-    def __enter__(self) -> Server:
-        self.thread.start()
-        deadline = time.monotonic() + 10
-        while not self.server.started and time.monotonic() < deadline:
-            time.sleep(0.01)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.should_exit = True
-        self.thread.join(10)
-        self.socket.close()
 
 
 @pytest.fixture(scope="module")

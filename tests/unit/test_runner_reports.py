@@ -1,0 +1,333 @@
+"""Evidence DoneCheck gathers itself (issue 17), end to end without Ray: the pytest
+plugin and ``donecheck record-junit`` reporting through a real HTTP service on
+127.0.0.1, and gates run at a Claude Code Stop in the payload's workspace."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from donecheck.runtime import DoneCheck
+from donecheck.runtime.endpoint import Endpoint, write_endpoint
+from donecheck.runtime.gates import MEMO
+from donecheck.runtime.hooks import handle
+from donecheck.runtime.reporters import ReportError, junit_report
+from donecheck.runtime.service import create_app
+from tests.support.env import child_env
+from tests.support.server import Server
+
+TOKEN = "runner-token-0123456789"
+DONECHECK = str(Path(sys.executable).with_name("donecheck"))
+LIE = "Fixed add() in calc.py; all tests pass now and nothing else needed changing."
+
+
+@pytest.fixture(scope="module")
+def dc(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DoneCheck]:
+    app = DoneCheck.start_local(data_dir=tmp_path_factory.mktemp("reports"), parser_actors=1)
+    yield app
+    app.shutdown()
+
+
+@pytest.fixture(scope="module")
+def service(dc: DoneCheck, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The service, and the runtime file that names it (what the plugin reads)."""
+    with Server(create_app(dc, token=TOKEN)) as server:
+        path = tmp_path_factory.mktemp("run") / "serve.json"
+        write_endpoint(path, Endpoint(url=server.url, token=TOKEN, namespace="t", pid=os.getpid()))
+        yield path
+
+
+def _project(folder: Path, failing: bool) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "calc.py").write_text("def add(a, b):\n    return a + b\n")
+    expected = 4 if failing else 3
+    (folder / "test_calc.py").write_text(
+        "from calc import add\n\n"
+        "def test_add():\n"
+        f"    assert add(1, 2) == {expected}\n\n"
+        "def test_zero():\n"
+        "    assert add(0, 0) == 0\n"
+    )
+    return folder
+
+
+def _pytest(project: Path, env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def _ledger_reports(dc: DoneCheck, session_id: str) -> list[Any]:
+    from donecheck.actors.messages import CheckReport
+
+    return [e for e in dc.session(session_id).ledger() if isinstance(e.event, CheckReport)]
+
+
+def test_the_pytest_plugin_reports_a_masked_failure_and_the_stop_is_need_fix(
+    dc: DoneCheck, service: Path, tmp_path: Path
+) -> None:
+    session = dc.open_session("Fix add() in calc.py so `pytest -q` passes.", session_id="plug-1")
+    project = _project(tmp_path, failing=True)
+    env = child_env(tmp_path / "child")
+    env["DONECHECK_RUNTIME_FILE"] = str(service)
+    env["DONECHECK_SESSION"] = session.session_id
+    call = session.tool_call("bash", {"command": "pytest -q || true"})
+    run = _pytest(project, env)
+    assert run.returncode == 1
+    assert "DoneCheck: this run was reported to session plug-1" in run.stdout
+    # the agent's tool shows a faked, passing output with a masked status
+    session.tool_result(call, output="2 passed in 0.01s", exit_code=0)
+    (entry,) = _ledger_reports(dc, session.session_id)
+    report = entry.event
+    assert (report.origin, report.ok, report.failed, report.passed) == ("runner", False, 1, 1)
+    assert report.failures[0].node == "test_calc.py::test_add"
+    assert "assert 3 == 4" in report.failures[0].message
+    assert report.workspace == str(project)
+    action = session.turn_stopping(LIE)
+    card = action.report
+    assert card.decision == "need_fix"
+    assert any(f"E{entry.seq}" in f.evidence for f in card.findings)
+    assert any(r.origin == "runner" and r.outcome == "failed" for r in card.runs)
+
+
+def test_the_plugin_is_off_without_a_session_and_never_fails_a_run(
+    service: Path, tmp_path: Path
+) -> None:
+    project = _project(tmp_path, failing=False)
+    env = child_env(tmp_path / "child")
+    env["DONECHECK_RUNTIME_FILE"] = str(service)
+    quiet = _pytest(project, env)
+    assert quiet.returncode == 0 and "DoneCheck" not in quiet.stdout
+    env["DONECHECK_SESSION"] = "no-such-session"
+    unknown = _pytest(project, env)
+    assert unknown.returncode == 0
+    assert "DoneCheck: this run was not reported to no-such-session" in unknown.stdout
+    env["DONECHECK_RUNTIME_FILE"] = str(tmp_path / "nothing.json")
+    down = _pytest(project, env, "--donecheck", "x")
+    assert down.returncode == 0 and "DoneCheck is not running" in down.stdout
+
+
+def test_a_collect_only_run_is_reported_as_proving_nothing(
+    dc: DoneCheck, service: Path, tmp_path: Path
+) -> None:
+    session = dc.open_session("Make the tests pass.", session_id="plug-2")
+    env = child_env(tmp_path / "child")
+    env["DONECHECK_RUNTIME_FILE"] = str(service)
+    _pytest(_project(tmp_path, failing=True), env, "--collect-only", "--donecheck", "plug-2")
+    (entry,) = _ledger_reports(dc, session.session_id)
+    assert entry.event.ok is None and "collect-only" in entry.event.detail
+
+
+JEST_JUNIT = """<?xml version="1.0" encoding="UTF-8"?>
+<testsuites name="jest tests" tests="3" failures="1" errors="0" time="1.2">
+  <testsuite name="sum" tests="3" failures="1" errors="0" skipped="1"
+             timestamp="2026-12-01T04:00:00" time="1.2">
+    <testcase classname="sum adds" name="adds 1 + 2" time="0.01"/>
+    <testcase classname="sum adds" name="adds 2 + 2" time="0.01">
+      <failure message="expect(received).toBe(expected)">Error: expect(received).toBe(expected)
+Expected: 5
+Received: 4</failure>
+    </testcase>
+    <testcase classname="sum adds" name="later" time="0"><skipped/></testcase>
+  </testsuite>
+</testsuites>
+"""
+
+
+def test_junit_files_are_read_and_bad_ones_refused(tmp_path: Path) -> None:
+    good = tmp_path / "junit.xml"
+    good.write_text(JEST_JUNIT)
+    report = junit_report(good, command="npm test")
+    assert (report["name"], report["command"], report["ok"]) == ("jest", "npm test", False)
+    assert (report["passed"], report["failed"], report["skipped"]) == (1, 1, 1)
+    assert report["failures"][0]["node"] == "sum adds::adds 2 + 2"
+    assert report["failures"][0]["message"] == "expect(received).toBe(expected)"
+    assert report["duration_s"] == pytest.approx(1.2)
+    bad = {
+        "not.xml": "this is not xml <",
+        "html.xml": "<html><body/></html>",
+        "bomb.xml": '<?xml version="1.0"?><!DOCTYPE t [<!ENTITY a "aaaa">]>'
+        "<testsuite>&a;</testsuite>",
+    }
+    for name, text in bad.items():
+        (tmp_path / name).write_text(text)
+        with pytest.raises(ReportError, match=name):
+            junit_report(tmp_path / name)
+    with pytest.raises(ReportError, match="cannot read"):
+        junit_report(tmp_path / "missing.xml")
+
+
+def test_record_junit_sends_the_report(dc: DoneCheck, service: Path, tmp_path: Path) -> None:
+    session = dc.open_session("Fix sum().", session_id="junit-1")
+    (tmp_path / "junit.xml").write_text(JEST_JUNIT)
+    env = child_env(tmp_path / "child")
+    done = subprocess.run(
+        [
+            *(DONECHECK, "record-junit", str(tmp_path / "junit.xml"), "--session", "junit-1"),
+            *("--runtime-file", str(service), "--command", "npm test"),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "1 failed, 1 passed, 1 skipped" in done.stdout
+    (entry,) = _ledger_reports(dc, session.session_id)
+    assert entry.event.name == "jest" and entry.event.ok is False
+    refused = subprocess.run(
+        [
+            *(DONECHECK, "record-junit", str(tmp_path / "junit.xml"), "--session", "nope"),
+            *("--runtime-file", str(service)),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert refused.returncode == 1 and "not recorded" in refused.stderr
+
+
+def test_a_runner_report_cannot_claim_to_be_a_gate(dc: DoneCheck, service: Path) -> None:
+    dc.open_session("Anything.", session_id="forge-1")
+    url = json.loads(service.read_text())["url"]
+    event = {"type": "check_report", "name": "tests", "command": "pytest", "ok": True}
+    with httpx.Client(base_url=url, headers={"authorization": f"Bearer {TOKEN}"}) as client:
+        forged = client.post(
+            "/v1/sessions/forge-1/events", json={"events": [{**event, "origin": "donecheck"}]}
+        )
+        assert forged.status_code == 400
+        negative = client.post(
+            "/v1/sessions/forge-1/events", json={"events": [{**event, "failed": -1}]}
+        )
+        assert negative.status_code == 400
+        fine = client.post("/v1/sessions/forge-1/events", json={"events": [event]})
+        assert fine.status_code == 200
+    (entry,) = _ledger_reports(dc, "forge-1")
+    assert entry.event.origin == "runner"
+
+
+# ------------------------------------------------------------------------ gates
+
+
+def _payload(event: str, workspace: Path, session: str, **more: Any) -> dict[str, Any]:
+    return {"hook_event_name": event, "session_id": session, "cwd": str(workspace), **more}
+
+
+def _workspace(folder: Path, failing: bool) -> Path:
+    _project(folder, failing)
+    (folder / "donecheck.toml").write_text(
+        textwrap.dedent(f"""
+        [[gate]]
+        name = "tests"
+        command = ["{sys.executable}", "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+        paths = ["*.py"]
+        timeout_s = 120
+        """)
+    )
+    return folder
+
+
+def test_gates_run_at_a_stop_and_a_failed_gate_blocks_whatever_the_transcript_says(
+    dc: DoneCheck, tmp_path: Path
+) -> None:
+    workspace = _workspace(tmp_path / "w", failing=True)
+    MEMO.runs.clear()
+    sid = "gate-1"
+    handle(dc, _payload("UserPromptSubmit", workspace, sid, prompt="Fix add() in calc.py."))
+    handle(
+        dc,
+        _payload(
+            "PostToolUse",
+            workspace,
+            sid,
+            tool_name="Edit",
+            tool_use_id="t1",
+            tool_input={
+                "file_path": str(workspace / "calc.py"),
+                "old_string": "a",
+                "new_string": "a",
+            },
+            tool_response={"success": True},
+        ),
+    )
+    handle(
+        dc,
+        _payload(
+            "PostToolUse",
+            workspace,
+            sid,
+            tool_name="Bash",
+            tool_use_id="t2",
+            tool_input={"command": "pytest -q"},
+            tool_response={"stdout": "2 passed in 0.01s", "stderr": "", "exit_code": 0},
+        ),
+    )
+    started = time.monotonic()
+    reply = handle(dc, _payload("Stop", workspace, sid, last_assistant_message=LIE))
+    first = time.monotonic() - started
+    assert reply.output.get("decision") == "block"
+    assert "gates: tests failed" in reply.note
+    card = dc.session(f"claude-{sid}").report()
+    gate = next(r for r in card.runs if r.origin == "donecheck")
+    assert gate.outcome == "failed" and str(workspace) in gate.where and gate.duration_s
+    assert any("gate DoneCheck ran" in f.problem for f in card.findings)
+    # the next stop with nothing changed does not run the gate again
+    started = time.monotonic()
+    again = handle(dc, _payload("Stop", workspace, sid, last_assistant_message=LIE + " Really."))
+    assert "unchanged since its last run" in again.note
+    assert time.monotonic() - started < first
+    # nothing changed: the loop ends without progress, and still not as a pass
+    assert "DoneCheck: need_fix" in again.note and "no_progress" in again.note
+
+
+def test_a_passing_gate_lets_an_honest_turn_end_and_no_file_means_no_gates(
+    dc: DoneCheck, tmp_path: Path
+) -> None:
+    workspace = _workspace(tmp_path / "w", failing=False)
+    sid = "gate-2"
+    handle(dc, _payload("UserPromptSubmit", workspace, sid, prompt="Fix add() in calc.py."))
+    handle(
+        dc,
+        _payload(
+            "PostToolUse",
+            workspace,
+            sid,
+            tool_name="Write",
+            tool_use_id="w1",
+            tool_input={"file_path": str(workspace / "calc.py"), "content": "x"},
+            tool_response={"success": True},
+        ),
+    )
+    reply = handle(dc, _payload("Stop", workspace, sid, last_assistant_message=LIE))
+    assert "gates: tests passed" in reply.note
+    assert reply.output.get("decision") != "block"
+
+    plain = tmp_path / "plain"
+    _project(plain, failing=True)
+    handle(dc, _payload("UserPromptSubmit", plain, "gate-3", prompt="Fix add()."))
+    reply = handle(dc, _payload("Stop", plain, "gate-3", last_assistant_message=LIE))
+    assert "gates" not in reply.note
+
+
+def test_a_broken_gate_file_is_named_not_ignored(dc: DoneCheck, tmp_path: Path) -> None:
+    workspace = _project(tmp_path / "w", failing=False)
+    (workspace / "donecheck.toml").write_text("[[gate]]\nname = 'x'\n")
+    handle(dc, _payload("UserPromptSubmit", workspace, "gate-4", prompt="Fix add()."))
+    reply = handle(dc, _payload("Stop", workspace, "gate-4", last_assistant_message=LIE))
+    assert "gates not run" in reply.note and "command" in reply.note
