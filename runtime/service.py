@@ -33,6 +33,7 @@ import base64
 import binascii
 import hmac
 import json
+import os
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
@@ -155,6 +156,8 @@ class EventsBody(_Body):
 class StopBody(_Body):
     answer: _Text
     event_id: str | None = None
+    workspace: str | None = None
+    """A folder on the service's host: its due gates run before the review."""
 
 
 class InputBody(_Body):
@@ -366,6 +369,10 @@ class _Service:
     async def stop(self, request: Request) -> Response:
         session = await self.session(request.path_params["session_id"])
         body: StopBody = await self.typed(request, StopBody)
+        if body.workspace is not None:
+            if not await asyncio.to_thread(os.path.isdir, body.workspace):
+                raise HttpError(400, f"workspace {body.workspace!r} is not a folder on this host")
+            await session.run_gates(body.workspace)
         action = await session.turn_stopping(body.answer, event_id=body.event_id)
         kind = (
             "deliver"

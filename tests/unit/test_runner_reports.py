@@ -331,3 +331,28 @@ def test_a_broken_gate_file_is_named_not_ignored(dc: DoneCheck, tmp_path: Path) 
     handle(dc, _payload("UserPromptSubmit", workspace, "gate-4", prompt="Fix add()."))
     reply = handle(dc, _payload("Stop", workspace, "gate-4", last_assistant_message=LIE))
     assert "gates not run" in reply.note and "command" in reply.note
+
+
+def test_the_api_stop_runs_the_gates_of_a_workspace_on_its_host(
+    dc: DoneCheck, service: Path, tmp_path: Path
+) -> None:
+    workspace = _workspace(tmp_path / "w", failing=True)
+    url = json.loads(service.read_text())["url"]
+    with httpx.Client(
+        base_url=url, headers={"authorization": f"Bearer {TOKEN}"}, timeout=120
+    ) as client:
+        opened = client.post("/v1/sessions", json={"request": "Fix add() in calc.py."}).json()
+        sid = opened["session_id"]
+        write = {"file_path": str(workspace / "calc.py"), "content": "x"}
+        events = [
+            {"type": "tool_call", "name": "Write", "arguments": write, "call_id": "w1"},
+            {"type": "tool_result", "call_id": "w1", "output": "ok", "ok": True},
+        ]
+        assert client.post(f"/v1/sessions/{sid}/events", json={"events": events}).is_success
+        stop = f"/v1/sessions/{sid}/stop"
+        missing = client.post(stop, json={"answer": LIE, "workspace": str(tmp_path / "nope")})
+        assert missing.status_code == 400 and "not a folder" in missing.json()["error"]
+        answer = client.post(stop, json={"answer": LIE, "workspace": str(workspace)}).json()
+    assert answer["decision"] == "need_fix"
+    (gate,) = [r for r in answer["report"]["runs"] if r["origin"] == "donecheck"]
+    assert gate["outcome"] == "failed" and gate["name"] == "tests"
