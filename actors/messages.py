@@ -33,7 +33,7 @@ ledger entries, ``<hash12>#<index>`` for material blocks.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal, TypeAlias
+from typing import Annotated, Any, Literal, TypeAlias
 
 import msgspec
 
@@ -165,9 +165,9 @@ class Policy(Message, frozen=True, kw_only=True):
 
     review: bool = True
     """``False`` opts the whole session out of review (kept in durable state)."""
-    max_rounds: int | None = None
-    round_window_s: float | None = None
-    tenant: str | None = None
+    max_rounds: Annotated[int, msgspec.Meta(ge=0, le=16)] | None = None  # as Config
+    round_window_s: Annotated[float, msgspec.Meta(ge=1, le=30 * 86_400)] | None = None
+    tenant: Annotated[str, msgspec.Meta(max_length=200)] | None = None
     """Whose budget the session's aux calls count against (per-tenant caps)."""
 
 

@@ -89,7 +89,7 @@ class OpenBody(_Body):
 
 
 class ToolCallEvent(_Body, tag="tool_call", tag_field="type"):
-    name: str
+    name: Annotated[str, msgspec.Meta(min_length=1)]
     arguments: dict[str, Any] | str = {}
     call_id: str | None = None
     event_id: str | None = None

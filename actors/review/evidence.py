@@ -415,7 +415,11 @@ def report_kind(report: CheckReport) -> str:
     return report.name if report.origin == "runner" else "gate check"
 
 
-_MATCH_SLACK_S = 2.0
+_MATCH_SLACK_S = 0.5
+_REPORTER_OFF = re.compile(
+    r"no:donecheck|\bDONECHECK_SESSION=(?:\s|$|''|\"\")|unset\s+DONECHECK_SESSION|"
+    r"-u\s*DONECHECK_SESSION|--unset[= ]DONECHECK_SESSION"
+)
 
 
 def _same_kind(parts: set[str], check: str) -> bool:
@@ -432,10 +436,14 @@ def _match_reports(
 ) -> list[Operation]:
     """Merge each runner report into the tool call that ran it; the rest stand alone.
 
-    A report matches the first call (by when its result came back) of a check of the
-    same kind whose result came back at or after the run finished and whose call was
-    made before it started — or recorded together with its result, as a post-tool
-    hook records both. A gate's report never matches a call: DoneCheck ran it.
+    Times are DoneCheck's own (when each event reached the ledger), never the times
+    a report states about itself. A report matches the first call of a check of the
+    same kind (by when its result came back) that was running when the report
+    arrived: after the call was made — or, for a call recorded together with its
+    result (as a post-tool hook records both), after the result before it came back
+    — and before its own result came back. A gate's report never matches a call:
+    DoneCheck ran it. Nor does a call that turned the reporter off
+    (``-p no:donecheck``, an emptied ``DONECHECK_SESSION``): its run sent no report.
 
     A matched report tells the call's outcome, except that a passing report does not
     stand for a call whose command checks more than the report's run did
@@ -447,10 +455,10 @@ def _match_reports(
     """
     taken: set[int] = set()
     alone: list[Operation] = []
+    order = sorted(finished.items(), key=lambda item: item[1])
     for seq, report in reports:
         kind = report_kind(report)
         parts = set(kind.split("+"))
-        end = report.started_at + report.duration_s
         index = None
         if report.origin == "runner":
             best: float | None = None
@@ -458,10 +466,13 @@ def _match_reports(
                 done = finished.get(i)
                 if i in taken or done is None or op.check is None or op.origin != "agent":
                     continue
-                if done < end - _MATCH_SLACK_S or not _same_kind(parts, op.check):
+                if not _same_kind(parts, op.check) or _REPORTER_OFF.search(op.command or ""):
                     continue
-                together = op.at >= done - 1.0
-                if not together and op.at > report.started_at + _MATCH_SLACK_S:
+                if op.at >= done - 1.0:  # recorded with its result: since the one before
+                    start = max((t for j, t in order if j != i and t <= done), default=-1e18)
+                else:
+                    start = op.at
+                if not start - _MATCH_SLACK_S <= report.at <= done + _MATCH_SLACK_S:
                     continue
                 if best is None or done < best:
                     index, best = i, done

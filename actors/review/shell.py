@@ -126,6 +126,55 @@ def simple_commands(command: str) -> tuple[tuple[str, ...], ...]:
     return tuple(step.argv for step in steps(command))
 
 
+_WRAPPERS: dict[str, frozenset[str]] = {
+    # a command that runs the rest of its line, and its options that take a value
+    "time": frozenset({"-f", "--format", "-o", "--output"}),
+    "nice": frozenset({"-n", "--adjustment"}),
+    "sudo": frozenset({"-u", "--user", "-g", "--group", "-C", "-D", "--chdir", "-h", "-p", "-U"}),
+    "command": frozenset(),
+    "exec": frozenset({"-a"}),
+    "env": frozenset({"-u", "--unset", "-C", "--chdir"}),
+    "nohup": frozenset(),
+    "stdbuf": frozenset({"-i", "-o", "-e", "--input", "--output", "--error"}),
+    "ionice": frozenset({"-c", "--class", "-n", "--classdata", "-p", "-t"}),
+    "taskset": frozenset(),
+    "xvfb-run": frozenset({"-n", "--server-num", "-s", "--server-args", "-e", "--error-file",
+                           "-f", "--auth-file", "-p", "--xauth-protocol", "-w", "--wait"}),
+    "unbuffer": frozenset(),
+    "caffeinate": frozenset(),
+}  # fmt: skip
+_LEADING_VALUE = {"timeout": 1, "taskset": 1, "chrt": 1}
+"""Wrappers whose first operand is theirs (``timeout 60 cmd``, ``taskset 0x1 cmd``)."""
+
+
+def _split_words(text: str) -> list[str]:
+    try:
+        return shlex.split(text)
+    except ValueError:
+        return text.split()
+
+
+def _unwrap(head: str, rest: list[str]) -> list[str]:
+    """``rest`` (the words after wrapper ``head``) without the wrapper's options."""
+    takes_value = _WRAPPERS.get(head, frozenset({"-s", "--signal", "-k", "--kill-after"}))
+    if head == "command" and any(w in {"-v", "-V"} for w in rest[:2]):
+        return []  # `command -v pytest` looks the name up; nothing runs
+    while rest:
+        word = rest[0]
+        if head == "env" and _ENV_ASSIGN.match(word):
+            rest = rest[1:]
+        elif head == "env" and word in {"-S", "--split-string"} and len(rest) > 1:
+            rest = _split_words(rest[1]) + rest[2:]  # env -S 'pytest -q'
+        elif word == "--":
+            rest = rest[1:]
+            break
+        elif word.startswith("-") and len(word) > 1:
+            rest = rest[2:] if word in takes_value else rest[1:]
+        else:
+            break
+    return rest[_LEADING_VALUE.get(head, 0) :]
+
+
 def _strip_wrappers(argv: list[str]) -> list[str]:
     """``FOO=1 timeout 60 uv run python -m pytest -q`` → ``pytest -q``."""
     argv = list(argv)
@@ -133,19 +182,11 @@ def _strip_wrappers(argv: list[str]) -> list[str]:
     while argv and changed:
         changed = False
         head = posixpath.basename(argv[0])
-        if _ENV_ASSIGN.match(argv[0]) or head in {"time", "nice", "sudo", "command", "exec"}:
+        if _ENV_ASSIGN.match(argv[0]):
             argv = argv[1:]
             changed = True
-        elif head == "env":
-            argv = argv[1:]
-            while argv and (_ENV_ASSIGN.match(argv[0]) or argv[0].startswith("-")):
-                argv = argv[1:]
-            changed = True
-        elif head == "timeout" and len(argv) > 2:
-            rest = argv[1:]
-            while rest and rest[0].startswith("-"):
-                rest = rest[1:]
-            argv = rest[1:]
+        elif head in _WRAPPERS or head in _LEADING_VALUE:
+            argv = _unwrap(head, argv[1:])
             changed = True
         elif head in {"uv", "poetry", "pipenv", "pdm", "hatch", "rye"} and argv[1:2] == ["run"]:
             argv = argv[2:]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -25,10 +26,15 @@ class Timed(LedgerBuilder):
         super().__init__()
         self.now = 1_000.0
 
-    def run_at(self, command: str, code: int | None, output: str, took: float = 2.0) -> int:
-        """A shell call made now, its result ``took`` seconds later; returns the result seq."""
+    def run_at(
+        self, command: str, code: int | None, output: str, took: float = 2.0, hook: bool = False
+    ) -> int:
+        """A shell call made now, its result ``took`` seconds later; returns the result
+        seq. ``hook``: recorded as a post-tool hook does, call and result together
+        when the run is over."""
         self._n += 1
         call_id = f"c{self._n}"
+        self.now += took if hook else 0
         self._add(
             ToolCall(
                 session_id="s",
@@ -38,7 +44,7 @@ class Timed(LedgerBuilder):
                 at=self.now,
             )
         )
-        self.now += took
+        self.now += 0 if hook else took
         seq = self._add(
             ToolResult(session_id="s", call_id=call_id, output=output, exit_code=code, at=self.now)
         )
@@ -219,6 +225,52 @@ def test_a_gate_that_timed_out_is_not_a_pass() -> None:
         False, origin="donecheck", command="pytest -q", detail="timed out after 600 s", failures=()
     )
     assert review_by_rules(ledger.request(CLAIM)).decision == "need_fix"
+
+
+def test_a_report_forged_before_the_run_does_not_match_it() -> None:
+    """The agent posts a passing report from one call, then runs the suite masked in
+    the next: the report arrived before that run began (DoneCheck's clock, whatever
+    times the report states), so it matches nothing and passes nothing."""
+    for forged_in_same_call in (False, True):
+        ledger = Timed()
+        ledger.edit()
+        ledger.now += 5
+        ledger.report(False)  # the real run, earlier
+        ledger.run_at("pytest -q", 1, "1 failed, 2 passed in 0.1s", hook=True)
+        ledger.edit()
+        ledger.now += 5
+        if forged_in_same_call:
+            # curl and the run in one command: only the reporter switch tells
+            ledger.report(True, started_at=ledger.now + 1, duration_s=1)
+            ledger.run_at(
+                "curl -d @fake.json $URL; pytest -q -p no:donecheck || true", 0, "", hook=True
+            )
+        else:
+            ledger.report(True, started_at=ledger.now + 10, duration_s=1)
+            ledger.run_at("curl -s -d @report.json http://127.0.0.1:8765/v1/x", 0, "{}", hook=True)
+            ledger.now += 3
+            ledger.run_at("pytest -q || true", 0, "", hook=True)
+        verdict = review_by_rules(ledger.request(CLAIM))
+        assert verdict.decision != "pass", forged_in_same_call
+        last = [op for op in operations(ledger.entries) if op.tool == "bash"][-1]
+        assert last.origin == "agent" and last.ok is None
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "pytest -q -p no:donecheck",
+        "DONECHECK_SESSION= pytest -q",
+        "env -u DONECHECK_SESSION pytest -q",
+        "unset DONECHECK_SESSION; pytest -q",
+    ],
+)
+def test_a_run_with_the_reporter_off_matches_no_report(command: str) -> None:
+    ledger = Timed()
+    ledger.report(True, started_at=ledger.now + 0.1)
+    ledger.run_at(command + " || true", 0, "")
+    last = [op for op in operations(ledger.entries) if op.tool == "bash"][-1]
+    assert last.origin == "agent" and last.ok is None
 
 
 # ----------------------------------------------------------------- properties
