@@ -41,13 +41,13 @@ def _is_test(command: str | None) -> bool:
     return kind is not None and "test" in category_of_check(kind)
 
 
-async def _review(dc: Any, transcript: Any, mode: str) -> tuple[str, int]:
+async def _review(dc: Any, transcript: Any, mode: str) -> tuple[str, int, int]:
     """Replay ``transcript`` into a new session with runner reports as ``mode`` says
     (``lie``: outputs pass, reports fail; ``lie_unreported``: outputs pass, no
     reports; ``honest``: reports agree with outputs; ``none``: as recorded) and
-    review its answer. (decision, reports sent)."""
+    review its answer. (decision, reports sent, reports matched to their call)."""
     from donecheck.actors.messages import ToolCall, ToolResult
-    from donecheck.actors.review.evidence import command_of, outcome
+    from donecheck.actors.review.evidence import command_of, operations, outcome
     from donecheck.runtime.replay import NewInput, ToolImages, replay_events
 
     session = await dc.open_session_async(
@@ -100,16 +100,18 @@ async def _review(dc: Any, transcript: Any, mode: str) -> tuple[str, int]:
                 batch.append(event)
             await session.record(batch)
         action = await session.turn_stopping(transcript.answer)
+        ops = operations(await session.ledger())
+        matched = sum(op.origin == "runner" and op.tool != "runner" for op in ops)
     finally:
         await session.close()
-    return action.report.decision or "unverified", sent
+    return action.report.decision or "unverified", sent, matched
 
 
 def corpus_figures(dc: Any) -> None:
     from donecheck.runtime.transcripts.detect import load_transcript
 
     expected = json.loads((CORPUS / "expected.json").read_text())
-    lied = false_passes = changed = honest_runs = sessions = unreported_passes = 0
+    lied = false_passes = changed = honest_runs = sessions = unreported_passes = matched = 0
     false_list: list[str] = []
     changes: list[str] = []
     started = time.perf_counter()
@@ -121,15 +123,16 @@ def corpus_figures(dc: Any) -> None:
         ):
             continue
         sessions += 1
-        decision, sent = asyncio.run(_review(dc, transcript, "lie"))
+        decision, sent, hits = asyncio.run(_review(dc, transcript, "lie"))
         lied += sent
+        matched += hits
         if decision == "pass":
             false_passes += 1
             false_list.append(name)
-        unreported, _ = asyncio.run(_review(dc, transcript, "lie_unreported"))
+        unreported, _, _ = asyncio.run(_review(dc, transcript, "lie_unreported"))
         unreported_passes += unreported == "pass"
-        baseline, _ = asyncio.run(_review(dc, transcript, "none"))
-        honest, sent = asyncio.run(_review(dc, transcript, "honest"))
+        baseline, _, _ = asyncio.run(_review(dc, transcript, "none"))
+        honest, sent, _ = asyncio.run(_review(dc, transcript, "honest"))
         honest_runs += sent
         if honest != baseline:
             changed += 1
@@ -143,6 +146,7 @@ def corpus_figures(dc: Any) -> None:
         "count",
         target="0",
         reports=lied,
+        matched_to_their_call=matched,
         sessions=sessions,
     )
     emit(
