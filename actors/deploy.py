@@ -46,6 +46,7 @@ __all__ = [
     "disconnect",
     "embedded_ray_options",
     "init_ray",
+    "loopback_ray",
     "ray_address",
 ]
 
@@ -65,19 +66,35 @@ _CONTROLLER_CONCURRENCY = 2048
 
 
 def embedded_ray_options(config: Config) -> dict[str, Any]:
-    """``ray.init`` options for an instance DoneCheck starts itself.
-
-    Ray 2.60 has no setting that keeps its processes off outside interfaces (it
-    even rewrites a loopback node address to a reachable one); what guards them
-    is Ray's token authentication, on by default for local instances. The
-    README's "Network surface" says so and names the in-process service, which
-    opens no Ray port at all.
-    """
+    """``ray.init`` options for an instance DoneCheck starts itself (call
+    :func:`loopback_ray` first: the instance then listens on 127.0.0.1 only)."""
     return {
         "include_dashboard": False,
         "num_cpus": config.num_cpus,
         "_system_config": {"worker_niceness": config.worker_niceness},
     }
+
+
+_LOOPBACK_SWITCH = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
+
+
+def loopback_ray() -> None:
+    """Keep a Ray instance this process starts on 127.0.0.1.
+
+    Ray takes the loopback address as the node's address, and binds its gRPC
+    servers (GCS, raylet, object manager, workers, agents) to it, when "Ray
+    clusters" are off — the default on macOS and Windows, switched by
+    ``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER`` on every platform. Ray reads that once,
+    at import, in every process: the environment carries it to the processes the
+    instance starts, and this process's own copy is set beside it. A local
+    instance needs no other node; a cluster is joined with ``address=``, which
+    this leaves alone. ``tests/ray/test_network.py`` checks every port the
+    instance opens.
+    """
+    from ray._private import ray_constants
+
+    os.environ[_LOOPBACK_SWITCH] = "0"
+    ray_constants.ENABLE_RAY_CLUSTER = False
 
 
 def init_ray(address: str | None, config: Config) -> bool:
@@ -92,11 +109,12 @@ def init_ray(address: str | None, config: Config) -> bool:
         "log_to_driver": False,
     }
     if address is None:
+        loopback_ray()
         kwargs.update(embedded_ray_options(config))
         if os.environ.get("RAY_AUTH_MODE", "").lower() == "disabled":
             log.warning(
-                "RAY_AUTH_MODE=disabled: the Ray instance DoneCheck starts listens on every"
-                " interface with no token; anyone who can reach this host can run code in it"
+                "RAY_AUTH_MODE=disabled: the Ray instance DoneCheck starts takes no token;"
+                " any process on this host can run code in it"
             )
     else:
         kwargs["address"] = address

@@ -298,8 +298,9 @@ def main() -> None:
 
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     from donecheck.actors.config import Config
-    from donecheck.actors.deploy import embedded_ray_options
+    from donecheck.actors.deploy import embedded_ray_options, loopback_ray
 
+    loopback_ray()
     ray.init(
         logging_level=logging.ERROR,
         log_to_driver=False,

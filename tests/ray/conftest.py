@@ -17,8 +17,9 @@ def ray_address() -> Iterator[str]:
 
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     from donecheck.actors.config import Config
-    from donecheck.actors.deploy import embedded_ray_options
+    from donecheck.actors.deploy import embedded_ray_options, loopback_ray
 
+    loopback_ray()
     ray.init(
         namespace=NAMESPACE,
         logging_level=logging.ERROR,
