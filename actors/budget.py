@@ -31,6 +31,7 @@ provider's own records are the bill.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,6 +39,7 @@ import msgspec
 
 from donecheck.actors import process
 from donecheck.actors.config import Config
+from donecheck.actors.lru import SessionCache
 from donecheck.actors.messages import (
     Ack,
     BudgetInbox,
@@ -206,12 +208,12 @@ class BudgetAccountant:
         self._caps = Caps.from_config(config)
         self._store = store = opened(store)
         self._kind = f"budget-{shard}"
-        self._sessions: dict[str, SessionUsage] = {}
+        self._sessions: SessionCache[SessionUsage] = SessionCache(config.state_cached_sessions)
         self._tenants: dict[str, Pool] = {}
         self._pool = Pool()
         self._held: dict[str, tuple[str, int]] = {}
-        """Reservation id → (session id, tokens held)."""
-        self._stats = {"granted": 0, "denied": 0, "settled": 0, "restored_sessions": 0}
+        """Reservation id → (session id, tokens held), of the sessions in memory."""
+        self._stats = {"granted": 0, "denied": 0, "settled": 0, "loaded_sessions": 0}
         self._writer = StateWriter(store, self._kind) if store is not None else None
         if store is not None:
             self._restore(store)
@@ -221,18 +223,43 @@ class BudgetAccountant:
     # ------------------------------------------------------------ durability
 
     def _restore(self, store: LedgerStore) -> None:
-        for key, data in store.list_state(self._kind):
-            if key.startswith(_SESSION):
-                usage = _usage_decoder.decode(data)
-                session_id = key[len(_SESSION) :]
-                self._sessions[session_id] = usage
-                for rid, held in usage.reservations.items():
-                    self._held[rid] = (session_id, held)
-            elif key.startswith(_TENANT):
-                self._tenants[key[len(_TENANT) :]] = _pool_decoder.decode(data)
-            elif key == _SHARD:
-                self._pool = _pool_decoder.decode(data)
-        self._stats["restored_sessions"] = len(self._sessions)
+        """The pools at start-up (one per tenant, and the shard's); sessions load when
+        a message touches them (:meth:`_fetch`), so start-up does not grow with the
+        sessions a shard has seen."""
+        for key, data in store.list_state(self._kind, _TENANT):
+            self._tenants[key[len(_TENANT) :]] = _pool_decoder.decode(data)
+        shard = store.get_state(self._kind, _SHARD)
+        if shard is not None:
+            self._pool = _pool_decoder.decode(shard)
+
+    def _fetch(self, session_id: str) -> SessionUsage | None:
+        """A session's usage as the store has it (no store, or none: ``None``)."""
+        if self._store is None or session_id in self._sessions:
+            return None
+        data = self._store.get_state(self._kind, _SESSION + session_id)
+        return _usage_decoder.decode(data) if data is not None else None
+
+    def _adopt(self, session_id: str, usage: SessionUsage | None) -> None:
+        """Keep a fetched session unless a message changed it in memory meanwhile."""
+        if usage is None or session_id in self._sessions:
+            return
+        self._sessions[session_id] = usage
+        for rid, held in usage.reservations.items():
+            self._held[rid] = (session_id, held)
+        self._stats["loaded_sessions"] += 1
+
+    def _trim(self) -> None:
+        """Forget the least recently used sessions past the limit — those holding no
+        reservation and whose state is committed: the store has them."""
+        if self._store is None:
+            return
+        writer = self._writer
+
+        def droppable(session_id: str, usage: SessionUsage) -> bool:
+            key = _SESSION + session_id
+            return not usage.reservations and (writer is None or not writer.busy(key))
+
+        self._sessions.trim(droppable)
 
     def _dirty(self, session_id: str, usage: SessionUsage) -> list[tuple[str, bytes]]:
         items = [(_SESSION + session_id, msgspec.msgpack.encode(usage))]
@@ -246,18 +273,25 @@ class BudgetAccountant:
 
     def handle(self, msg: BudgetInbox) -> BudgetReply:
         """Apply one message; with a store, the change is written before the reply."""
+        self._adopt(msg.session_id, self._fetch(msg.session_id))
         reply, dirty = self.apply(msg)
         if self._store is not None and dirty:
             self._store.put_states(self._kind, dirty)
+        self._trim()
         return reply
 
     async def handle_async(self, msg: BudgetInbox) -> BudgetReply:
-        """:meth:`handle` for an async actor: group-committed writes."""
+        """:meth:`handle` for an async actor: the session is read from the store in a
+        worker thread, and writes are group-committed."""
+        if self._store is not None and msg.session_id not in self._sessions:
+            fetched = await asyncio.to_thread(self._fetch, msg.session_id)
+            self._adopt(msg.session_id, fetched)
         reply, dirty = self.apply(msg)
         if self._writer is not None:
             # one transaction: the session, its tenant's pool and the shard's pool
             # are committed together, so a crash cannot keep one without the others
             await self._writer.save_many(dirty)
+        self._trim()
         return reply
 
     # ------------------------------------------------------------------ logic
@@ -265,7 +299,8 @@ class BudgetAccountant:
     def _usage(self, session_id: str, tenant: str | None) -> SessionUsage:
         usage = self._sessions.get(session_id)
         if usage is None:
-            usage = self._sessions[session_id] = SessionUsage(tenant=tenant)
+            usage = SessionUsage(tenant=tenant)
+            self._sessions[session_id] = usage
         elif tenant is not None and usage.tenant is None:
             usage.tenant = tenant
         return usage
@@ -388,7 +423,7 @@ class BudgetAccountant:
                     self._dirty(msg.session_id, usage),
                 )
             case BudgetQuery():
-                usage = self._sessions.get(msg.session_id, SessionUsage())
+                usage = self._sessions.get(msg.session_id) or SessionUsage()
                 return self.summary(msg.session_id, usage), []
         raise TypeError(f"the budget accountant does not accept {type(msg).__name__}")
 

@@ -155,6 +155,12 @@ class Config(BaseSettings):
     ledger_cached_sessions: int = Field(
         5_000, ge=1, description="Sessions a ledger shard keeps in memory; the rest load."
     )
+    state_cached_sessions: int = Field(
+        10_000,
+        ge=1,
+        description="Sessions a controller or budget shard keeps in memory (least recently"
+        " used go first, never one in use); the rest reload from the store when touched.",
+    )
 
     # --------------------------------------------------------------- runtime
     namespace: str = Field("donecheck", min_length=1, pattern=r"^[A-Za-z0-9_.-]+$")

@@ -41,6 +41,7 @@ from donecheck.actors.loop import (
     next_action,
     progress_key,
 )
+from donecheck.actors.lru import SessionCache
 from donecheck.actors.messages import (
     Ack,
     AuxKind,
@@ -165,7 +166,9 @@ class CompletionController:
             round_window_s=config.round_window_s,
             trigger_min_chars=config.trigger_min_chars,
         )
-        self._sessions: dict[str, _Session] = {}
+        self._sessions: SessionCache[_Session] = SessionCache(config.state_cached_sessions)
+        """Open sessions in memory; the least recently used idle ones are dropped past
+        ``state_cached_sessions`` and reload from the store when touched."""
         self._closed: OrderedDict[str, None] = OrderedDict()
         """Sessions closed lately (a store says so for all of them)."""
         # pre-analysis while the agent works: only a judge makes one
@@ -179,6 +182,7 @@ class CompletionController:
             "milestones": 0,
             "prepared": 0,
             "prepare_failures": 0,
+            "dropped": 0,
         }
         self._timing = {"ledger_view_s": 0.0, "review_call_s": 0.0, "progress_s": 0.0}
         if settle_gc:
@@ -187,6 +191,15 @@ class CompletionController:
     # ------------------------------------------------------------------ inbox
 
     async def handle(
+        self, msg: ControllerInbox
+    ) -> ControllerAction | Ack | ReportCard | Verdict | NoVerdict:
+        await self._load(msg.session_id)
+        try:
+            return await self._dispatch(msg)
+        finally:
+            self._trim()
+
+    async def _dispatch(
         self, msg: ControllerInbox
     ) -> ControllerAction | Ack | ReportCard | Verdict | NoVerdict:
         match msg:
@@ -212,7 +225,7 @@ class CompletionController:
                 self._invalidate(session)
                 session.closed = True
                 await self._save(msg.session_id, session)
-                self._sessions.pop(msg.session_id, None)
+                self._sessions.pop(msg.session_id)
                 self._closed[msg.session_id] = None
                 while len(self._closed) > _CLOSED_KEPT:
                     self._closed.popitem(last=False)
@@ -230,12 +243,45 @@ class CompletionController:
         await self._save(session_id, self._get(session_id))
         return reply
 
+    async def _load(self, session_id: str) -> None:
+        """Bring an open session the store has into memory, read in a worker thread
+        (the event loop keeps serving); a message that changed it meanwhile wins."""
+        if self._store is None or session_id in self._sessions:
+            return
+        data = await asyncio.to_thread(self._store.get_state, self._kind, session_id)
+        if data is None or session_id in self._sessions:
+            return
+        session = self._session_of(data)
+        if not session.closed:
+            self._sessions[session_id] = session
+
+    def _trim(self) -> None:
+        """Drop the least recently used sessions past the limit that nothing is using
+        (no review, preparation or attachment in flight, no lock held, state
+        committed): the store has them."""
+        if self._store is None:
+            return
+        writer = self._writer
+
+        def idle(session_id: str, session: _Session) -> bool:
+            tasks = [session.inflight, session.preparing, *session.materials]
+            return (
+                not session.lock.locked()
+                and all(t is None or t.done() for t in tasks)
+                and (writer is None or not writer.busy(session_id))
+            )
+
+        before = self._sessions.dropped
+        self._sessions.trim(idle)
+        self._stats["dropped"] += self._sessions.dropped - before
+
     def _restore(self, session_id: str) -> _Session | None:
         if self._store is None:
             return None
         data = self._store.get_state(self._kind, session_id)
-        if data is None:
-            return None
+        return None if data is None else self._session_of(data)
+
+    def _session_of(self, data: bytes) -> _Session:
         record = _record_decoder.decode(data)
         self._stats["restored"] += 1
         return _Session(

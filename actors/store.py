@@ -99,7 +99,9 @@ class LedgerStore(Protocol):
 
     def get_state(self, kind: str, key: str) -> bytes | None: ...
 
-    def list_state(self, kind: str) -> list[tuple[str, bytes]]: ...
+    def list_state(self, kind: str, prefix: str = "") -> list[tuple[str, bytes]]:
+        """The keys of ``kind`` (those starting with ``prefix``) and their values, by key."""
+        ...
 
     def delete_state(self, kind: str, key: str) -> None: ...
 
@@ -234,9 +236,11 @@ class MemoryStore:
         with self._lock:
             return self._state.get((kind, key))
 
-    def list_state(self, kind: str) -> list[tuple[str, bytes]]:
+    def list_state(self, kind: str, prefix: str = "") -> list[tuple[str, bytes]]:
         with self._lock:
-            return sorted((k, v) for (kd, k), v in self._state.items() if kd == kind)
+            return sorted(
+                (k, v) for (kd, k), v in self._state.items() if kd == kind and k.startswith(prefix)
+            )
 
     def delete_state(self, kind: str, key: str) -> None:
         with self._lock:
@@ -383,13 +387,13 @@ class _SqlStore:
 
         return self._run(work)
 
-    def list_state(self, kind: str) -> list[tuple[str, bytes]]:
+    def list_state(self, kind: str, prefix: str = "") -> list[tuple[str, bytes]]:
+        # substr, not LIKE or a key range: no character is special, whatever the collation
+        query = "SELECT key, data FROM dc_state WHERE kind=? AND substr(key, 1, ?)=? ORDER BY key"
         return self._run(
             lambda: [
                 (r[0], bytes(r[1]))
-                for r in self._execute(
-                    self._sql("SELECT key, data FROM dc_state WHERE kind=? ORDER BY key"), (kind,)
-                )
+                for r in self._execute(self._sql(query), (kind, len(prefix), prefix))
             ]
         )
 
@@ -523,9 +527,15 @@ class StateWriter:
         self.store = store
         self.kind = kind
         self._pending: dict[str, tuple[bytes, list[asyncio.Future[None]]]] = {}
+        self._writing: set[str] = set()
         self._flusher: asyncio.Task[None] | None = None
         self.commits = 0
         self.writes = 0
+
+    def busy(self, key: str) -> bool:
+        """Whether a value for ``key`` is waiting or being written: until it is
+        committed, the store does not have it (an actor must keep its copy)."""
+        return key in self._pending or key in self._writing
 
     async def save(self, key: str, data: bytes) -> None:
         await self.save_many([(key, data)])
@@ -547,14 +557,17 @@ class StateWriter:
         while self._pending:
             batch, self._pending = self._pending, {}
             items = [(key, data) for key, (data, _) in batch.items()]
+            self._writing = set(batch)
             try:
                 await asyncio.to_thread(self.store.put_states, self.kind, items)
             except Exception as exc:  # every waiter learns its write failed
+                self._writing = set()
                 for _, futures in batch.values():
                     for future in futures:
                         if not future.done():
                             future.set_exception(exc)
                 continue
+            self._writing = set()
             self.commits += 1
             self.writes += len(items)
             for _, futures in batch.values():

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from donecheck.actors.budget import BudgetAccountant, Caps, SessionUsage, grant
+from donecheck.actors.budget import BudgetAccountant, Caps, SessionUsage, _usage_decoder, grant
 from donecheck.actors.config import Config
 from donecheck.actors.messages import (
     BudgetQuery,
@@ -167,6 +167,33 @@ def test_spent_budget_and_held_reservations_survive_a_restart(tmp_path: Path) ->
     assert again.statistics()["reservations"] == 2  # c and d
 
 
+def test_start_up_loads_no_session_and_memory_stays_bounded(tmp_path: Path) -> None:
+    """Issue 16: sessions load when touched (start-up does not grow with the past),
+    at most ``state_cached_sessions`` stay in memory — never one that holds a
+    reservation — and one that was dropped comes back whole from the store."""
+    config = Config(
+        session_aux_token_cap=10_000, aux_max_output_tokens=1_000, state_cached_sessions=10
+    )
+    store = SqliteStore(tmp_path, "budget-0")
+    acc = BudgetAccountant(config=config, store=store)
+    assert isinstance(acc.handle(reserve(1_000, rid="held", session="keep")), Grant)
+    for n in range(60):
+        acc.handle(reserve(1_000, rid=f"r{n}", session=f"s{n}"))
+        acc.handle(settle(f"r{n}", session=f"s{n}", used=100 + n))
+    facts = acc.statistics()
+    assert facts["sessions"] <= 10 and facts["reservations"] == 1
+    assert "keep" in acc._sessions  # holds a reservation: stays, however old
+    summary = acc.handle(BudgetQuery(session_id="s0"))  # dropped long ago: reloaded
+    assert summary.aux_tokens == 100  # type: ignore[union-attr]
+    store.close()
+
+    again = BudgetAccountant(config=config, store=SqliteStore(tmp_path, "budget-0"))
+    assert again.statistics()["sessions"] == 0  # nothing loaded at start-up
+    summary = again.handle(BudgetQuery(session_id="keep"))
+    assert summary.reserved_tokens == 2_000  # type: ignore[union-attr]
+    assert again.statistics()["loaded_sessions"] == 1
+
+
 def test_concurrent_reservations_never_overrun_a_cap(tmp_path: Path) -> None:
     """200 reservations at once through the async path (group-committed writes)."""
     config = Config(session_aux_token_cap=50_000, aux_max_output_tokens=1_000)
@@ -237,8 +264,10 @@ def _tenant_script() -> list[Reserve | UsageReport]:
 
 def _consistent(folder: Path, config: Config) -> None:
     """Reloaded from the store: the tenant's pool is exactly its sessions' sum."""
-    fresh = BudgetAccountant(config=config, store=SqliteStore(folder, "budget-0"))
-    sessions = {k: v for k, v in fresh._sessions.items() if v.tenant == "acme"}
+    store = SqliteStore(folder, "budget-0")
+    fresh = BudgetAccountant(config=config, store=store)
+    stored = [_usage_decoder.decode(data) for _, data in store.list_state("budget-0", "session:")]
+    sessions = {n: usage for n, usage in enumerate(stored) if usage.tenant == "acme"}
     pool = fresh._tenants.get("acme")
     held = {rid: n for usage in sessions.values() for rid, n in usage.reservations.items()}
     assert pool is not None

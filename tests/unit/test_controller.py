@@ -474,6 +474,33 @@ def test_a_restart_keeps_rounds_chain_and_the_consumed_verdict(tmp_path: Path) -
     run(body)
 
 
+def test_sessions_in_memory_are_bounded_and_a_dropped_one_keeps_its_rounds(
+    tmp_path: Path,
+) -> None:
+    """Issue 16: past ``state_cached_sessions`` the least recently used idle sessions
+    leave memory; touching one reloads it (off the event loop) with its round count."""
+
+    async def body() -> None:
+        clock = FakeClock()
+        ledgers = LocalLedgers([EvidenceLedger(0), EvidenceLedger(1)])
+        c = durable(tmp_path, clock, ledgers, state_cached_sessions=4)
+        for n in range(12):
+            sid = f"s{n}"
+            await open_session(c, ledgers, sid)
+            await pytest_run(ledgers, f"a{n}", 1, sid)
+            first = await c.handle(TurnStopping(session_id=sid, answer=CLAIM))
+            assert isinstance(first, Steer) and first.round == 1
+        facts = c.statistics()
+        assert facts["sessions"] <= 4 and facts["dropped"] >= 8
+        assert "s0" not in c._sessions
+        await pytest_run(ledgers, "b0", 1, "s0")
+        second = await c.handle(TurnStopping(session_id="s0", answer=CLAIM + " (retry)"))
+        assert isinstance(second, Steer) and second.round == 2  # its rounds came back
+        assert c.statistics()["restored"] >= 1
+
+    run(body)
+
+
 def test_opt_out_for_a_request_or_the_session(tmp_path: Path) -> None:
     async def body() -> None:
         clock = FakeClock()

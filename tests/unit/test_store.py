@@ -76,6 +76,13 @@ def test_state_put_get_list_delete(store: LedgerStore) -> None:
     assert store.list_state("controller") == [("s1", b"two"), ("s2", b"x")]
     store.delete_state("controller", "s1")
     assert store.list_state("controller") == [("s2", b"x")]
+    # by prefix, with characters LIKE would take for patterns
+    for key in ("tenant:a", "tenant:%_", "tenantx", "session:1", "tenant:é"):
+        store.put_state("budget", key, key.encode())
+    assert [k for k, _ in store.list_state("budget", "tenant:")] == sorted(
+        ["tenant:a", "tenant:%_", "tenant:é"]
+    )
+    assert store.list_state("budget", "session:") == [("session:1", b"session:1")]
 
 
 def test_durable_across_reopen(tmp_path: Path, request: pytest.FixtureRequest) -> None:
