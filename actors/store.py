@@ -296,6 +296,10 @@ class _SqlStore:
     _P = "?"  # parameter placeholder
     _INSERT_SESSION = ""
     _UPSERT_STATE = ""
+    _LIST_PREFIX = (
+        "SELECT key, data FROM dc_state WHERE kind=? AND key>=? AND key<?"
+        " AND substr(key, 1, ?)=? ORDER BY key"
+    )
 
     def _run(self, work: Callable[[], T]) -> T:
         raise NotImplementedError
@@ -388,12 +392,15 @@ class _SqlStore:
         return self._run(work)
 
     def list_state(self, kind: str, prefix: str = "") -> list[tuple[str, bytes]]:
-        # substr, not LIKE or a key range: no character is special, whatever the collation
-        query = "SELECT key, data FROM dc_state WHERE kind=? AND substr(key, 1, ?)=? ORDER BY key"
+        # a key range in byte order (the primary key serves it, whatever the number of
+        # other keys), checked exactly by substr; LIKE would take % and _ as patterns
+        upper = prefix + "\U0010ffff"
         return self._run(
             lambda: [
                 (r[0], bytes(r[1]))
-                for r in self._execute(self._sql(query), (kind, len(prefix), prefix))
+                for r in self._execute(
+                    self._sql(self._LIST_PREFIX), (kind, prefix, upper, len(prefix), prefix)
+                )
             ]
         )
 
@@ -470,6 +477,11 @@ class PostgresStore(_SqlStore):
     _INSERT_SESSION = (
         "INSERT INTO dc_sessions (session_id, shard, opened_at) VALUES (?,?,?) "
         "ON CONFLICT (session_id) DO NOTHING"
+    )
+    # byte order whatever the database's collation
+    _LIST_PREFIX = (
+        'SELECT key, data FROM dc_state WHERE kind=? AND key COLLATE "C">=? AND key COLLATE "C"<?'
+        " AND substr(key, 1, ?)=? ORDER BY key"
     )
     _UPSERT_STATE = _UPSERT_STATE
 
