@@ -20,6 +20,7 @@ where and how long it ran.
 from __future__ import annotations
 
 import fnmatch
+import hashlib
 import os
 import re
 import signal
@@ -46,6 +47,7 @@ __all__ = [
     "gates_at_stop",
     "load_gates",
     "run_gate",
+    "watch_gates",
 ]
 
 DEFAULT_TIMEOUT_S = 600.0
@@ -315,18 +317,39 @@ def run_gate(
 # ------------------------------------------------------------- at a stop
 
 
-def gate_report(result: GateResult) -> dict[str, Any]:
-    """The fields of a ``CheckReport`` (origin ``donecheck``) for one gate run: a
-    timeout or a gate that could not start is a failure — a required check that
-    did not pass."""
-    ok = result.status == "passed"
+def gate_report(result: GateResult, *, trusted: bool = True) -> dict[str, Any]:
+    """The fields of a ``CheckReport`` (origin ``donecheck``) for one gate run.
+
+    A timeout or a gate that could not start is a failure — a required check that
+    did not pass. Otherwise the gate is read like a check of its command
+    (:func:`~donecheck.actors.review.evidence.outcome`): a failing summary fails it
+    whatever the status, and a masked (``|| true``) or hollow (``--collect-only``)
+    run proves nothing. ``trusted=False`` (the gates file changed during the
+    session: the agent may have written it): a pass proves nothing; a failure
+    still counts."""
+    from donecheck.actors.messages import ToolResult
+    from donecheck.actors.review.evidence import outcome
+
+    detail = result.detail
+    ok: bool | None = False
+    if result.status not in {"timeout", "error"}:
+        shown = ToolResult(
+            session_id="", call_id="", output=result.output, exit_code=result.exit_code
+        )
+        read = outcome(shown, result.command)
+        ok = read.ok
+        if read.caveat:
+            detail = f"{detail}; {read.caveat}"
+    if ok and not trusted:
+        ok = None
+        detail = f"{detail}; the gates file changed during this session"
     return {
         "origin": "donecheck",
         "name": result.name,
         "command": result.command,
         "ok": ok,
         "exit_code": result.exit_code,
-        "detail": "" if ok else result.detail,
+        "detail": "" if ok else detail,
         "workspace": result.workspace,
         "host": result.host,
         "started_at": result.started_at,
@@ -369,7 +392,20 @@ class GateMemo:
     runs: dict[tuple[str, str, str], tuple[tuple[tuple[str, int, int], ...], GateResult]] = field(
         default_factory=dict
     )
+    files: dict[tuple[str, str], str] = field(default_factory=dict)
+    """(session, workspace) → its gates file's digest when the session first saw it."""
     lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def first_seen(self, session_id: str, workspace: Path, source: Path | None) -> bool:
+        """Note the workspace's gates file (or that it has none) as the session first
+        saw it; whether it is the same now — a file the session's agent wrote or
+        rewrote is not the user's gates any more."""
+        digest = f"{source}:{_digest(source)}" if source is not None else "none"
+        with self.lock:
+            seen = self.files.setdefault((session_id, str(workspace)), digest)
+            while len(self.files) > self.limit:
+                self.files.pop(next(iter(self.files)))
+        return seen == digest
 
     def fresh(
         self, key: tuple[str, str, str], state: tuple[tuple[str, int, int], ...]
@@ -391,6 +427,19 @@ class GateMemo:
 MEMO = GateMemo()
 
 
+def _digest(path: Path) -> str:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return ""
+
+
+def watch_gates(session_id: str, workspace: Path, memo: GateMemo = MEMO) -> None:
+    """Note the workspace's gates file as it is now — at the start of a session's
+    task — so that a stop can tell whether the session changed it."""
+    memo.first_seen(session_id, workspace, find_gates(workspace))
+
+
 @dataclass(frozen=True, slots=True)
 class StopGates:
     """What the gates did at one stop."""
@@ -401,6 +450,8 @@ class StopGates:
     not_due: tuple[str, ...] = ()
     problem: str = ""
     """Why no gate ran although the workspace lists some (a malformed file)."""
+    trusted: bool = True
+    """The gates file is as the session first saw it (else passes prove nothing)."""
 
 
 def gates_at_stop(
@@ -422,6 +473,7 @@ def gates_at_stop(
         gates = load_gates(source)
     except InputError as exc:
         return StopGates(problem=str(exc))
+    trusted = memo.first_seen(session_id, workspace, source)
     changed = [rel for path in edited if path and (rel := _relative(path, workspace)) is not None]
     due = due_gates(gates, None if None in edited else changed)
     state = _state(workspace, changed, len(edited))
@@ -440,4 +492,5 @@ def gates_at_stop(
         ran=tuple(ran),
         reused=tuple(reused),
         not_due=tuple(g.name for g in gates if g not in due),
+        trusted=trusted,
     )

@@ -32,6 +32,7 @@ from typing import Any
 from donecheck.actors.errors import InputError, TranscriptError, UnknownSessionError
 from donecheck.actors.messages import Steer
 from donecheck.runtime.endpoint import Agent, session_id_for
+from donecheck.runtime.gates import watch_gates
 from donecheck.runtime.replay import NewInput, ToolImages, replay_events
 from donecheck.runtime.transcripts.claude import load_claude_jsonl, response_images, tool_output
 from donecheck.runtime.transcripts.codex import codex_arguments, load_codex
@@ -183,6 +184,9 @@ def handle(dc: Any, payload: dict[str, Any], agent: Agent = "claude-code") -> Ho
         prompt = str(payload.get("prompt") or "")
         session_id = session_id_for(payload, agent)
         _cap(dc).reset(session_id)
+        cwd = payload.get("cwd")
+        if isinstance(cwd, str) and cwd and os.path.isdir(cwd):
+            watch_gates(session_id, Path(cwd))  # the gates file as the user left it
         try:
             dc.session(session_id).new_user_input(prompt)
         except UnknownSessionError:

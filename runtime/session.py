@@ -396,7 +396,9 @@ class Session(_SessionBase):
             self.session_id, Path(workspace), self.edited_paths(), secrets=self._secrets()
         )
         if done is not None and done.ran:
-            self.record([self.check_report_event(**gate_report(r)) for r in done.ran])
+            self.record(
+                [self.check_report_event(**gate_report(r, trusted=done.trusted)) for r in done.ran]
+            )
         return done
 
     def ledger(self, since_seq: int = 0) -> tuple[LedgerEntry, ...]:
@@ -573,7 +575,9 @@ class AsyncSession(_SessionBase):
             gates_at_stop, self.session_id, Path(workspace), edited, secrets=self._secrets()
         )
         if done is not None and done.ran:
-            await self.record([self.check_report_event(**gate_report(r)) for r in done.ran])
+            await self.record(
+                [self.check_report_event(**gate_report(r, trusted=done.trusted)) for r in done.ran]
+            )
         return done
 
     async def ledger(self, since_seq: int = 0) -> tuple[LedgerEntry, ...]:

@@ -356,3 +356,54 @@ def test_the_api_stop_runs_the_gates_of_a_workspace_on_its_host(
     assert answer["decision"] == "need_fix"
     (gate,) = [r for r in answer["report"]["runs"] if r["origin"] == "donecheck"]
     assert gate["outcome"] == "failed" and gate["name"] == "tests"
+
+
+def test_a_gates_file_the_agent_wrote_during_the_session_passes_nothing(
+    dc: DoneCheck, tmp_path: Path
+) -> None:
+    """The agent cannot pass itself by writing its own gate (``command = "true"``)."""
+    workspace = _project(tmp_path / "w", failing=True)
+    sid = "gate-forge"
+    handle(dc, _payload("UserPromptSubmit", workspace, sid, prompt="Fix add() in calc.py."))
+    (workspace / "donecheck.toml").write_text('[[gate]]\nname = "tests"\ncommand = "true"\n')
+    handle(
+        dc,
+        _payload(
+            "PostToolUse",
+            workspace,
+            sid,
+            tool_name="Write",
+            tool_use_id="f1",
+            tool_input={"file_path": str(workspace / "donecheck.toml"), "content": "..."},
+            tool_response={"success": True},
+        ),
+    )
+    reply = handle(dc, _payload("Stop", workspace, sid, last_assistant_message=LIE))
+    assert "gates: tests passed" in reply.note  # it ran, exit status 0 ...
+    card = dc.session(f"claude-{sid}").report()
+    gate = next(r for r in card.runs if r.origin == "donecheck")
+    assert gate.outcome == "proved nothing" and "changed during this session" in gate.detail
+    assert card.decision != "pass"  # ... and proves nothing
+
+
+@pytest.mark.parametrize(
+    ("command", "outcome"),
+    [
+        ("pytest -q -p no:cacheprovider || true", "failed"),  # the summary shows the failure
+        ("pytest -q -p no:cacheprovider --collect-only", "proved nothing"),
+        ("pytest -q -p no:cacheprovider", "failed"),
+    ],
+)
+def test_a_gate_is_read_like_a_check(
+    dc: DoneCheck, tmp_path: Path, command: str, outcome: str
+) -> None:
+    workspace = _project(tmp_path / "w", failing=True)
+    exe = f"{Path(sys.executable).parent}/{command}"
+    (workspace / "donecheck.toml").write_text(f'[[gate]]\nname = "tests"\ncommand = "{exe}"\n')
+    sid = f"gate-read-{abs(hash(command))}"
+    handle(dc, _payload("UserPromptSubmit", workspace, sid, prompt="Fix add() in calc.py."))
+    handle(dc, _payload("Stop", workspace, sid, last_assistant_message=LIE))
+    card = dc.session(f"claude-{sid}").report()
+    gate = next(r for r in card.runs if r.origin == "donecheck")
+    assert gate.outcome == outcome
+    assert card.decision != "pass"
