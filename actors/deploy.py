@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import os
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -97,6 +98,9 @@ def loopback_ray() -> None:
     ray_constants.ENABLE_RAY_CLUSTER = False
 
 
+_CLIENT_ATTEMPTS = 4
+
+
 def init_ray(address: str | None, config: Config) -> bool:
     """Connect to Ray (or start it). Returns whether this call started Ray."""
     if ray.is_initialized():
@@ -119,18 +123,27 @@ def init_ray(address: str | None, config: Config) -> bool:
     else:
         kwargs["address"] = address
     try:
-        try:
-            ray.init(**kwargs)
-        except ConnectionError as exc:
-            # Ray Client starts a server per client; that start sometimes fails
-            # at random ("Starting Ray client server failed", or the server
-            # process already gone when the proxy looks at it). Try once more.
-            flaky = ("client server failed", "Initialization failure from server")
-            if not (address or "").startswith("ray://") or not any(f in str(exc) for f in flaky):
-                raise
-            log.warning("Ray Client could not start a server for this driver; retrying once")
-            ray.shutdown()
-            ray.init(**kwargs)
+        for attempt in range(_CLIENT_ATTEMPTS):
+            try:
+                ray.init(**kwargs)
+                break
+            except ConnectionError as exc:
+                # Ray Client starts a server process per client; on a busy host that
+                # start sometimes fails ("Starting Ray client server failed", the
+                # process a zombie when the proxy looks at it). Try again, later.
+                flaky = ("client server failed", "Initialization failure from server")
+                last = attempt + 1 == _CLIENT_ATTEMPTS
+                if not (address or "").startswith("ray://") or last:
+                    raise
+                if not any(f in str(exc) for f in flaky):
+                    raise
+                log.warning(
+                    "Ray Client could not start a server for this driver; retrying (%d of %d)",
+                    attempt + 2,
+                    _CLIENT_ATTEMPTS,
+                )
+                ray.shutdown()
+                time.sleep(attempt + 1)
     except (ConnectionError, RuntimeError, ValueError) as exc:
         where = address or "a new local instance"
         hint = ""

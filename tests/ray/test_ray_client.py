@@ -30,6 +30,19 @@ def _clean_env() -> dict[str, str]:
     return env
 
 
+_LOGS: list[Path] = []
+"""The head's temporary folder, whose client-server logs a failure shows."""
+
+
+def _client_logs() -> str:
+    """The end of the Ray Client servers' error logs of the head this test started."""
+    said = []
+    for folder in _LOGS[-1:]:
+        for log in sorted(folder.glob("session_*/logs/ray_client_server*.err"))[-3:]:
+            said.append(f"--- {log.name}\n{log.read_text(errors='replace')[-1500:]}")
+    return "\n".join(said)
+
+
 _SPECIFIC_SERVER_PORT = 23000  # hard-coded in ray/util/client/server/proxier.py
 
 
@@ -110,6 +123,7 @@ def client_address() -> Iterator[str]:
             time.sleep(0.5)
         else:
             pytest.fail("the Ray client server did not come up in 60 s")
+        _LOGS.append(Path(temp_dir))
         yield f"ray://127.0.0.1:{client}"
     finally:
         head.send_signal(signal.SIGTERM)
@@ -137,5 +151,5 @@ def test_start_through_ray_client(client_address: str) -> None:
     done = subprocess.run(
         [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120
     )
-    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.returncode == 0, done.stderr[-3000:] + "\n" + _client_logs()
     assert done.stdout.split() == ["Steer", "need_fix"]
