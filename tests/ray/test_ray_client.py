@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -132,6 +133,7 @@ def client_address() -> Iterator[str]:
         except subprocess.TimeoutExpired:
             head.kill()
         log.close()
+        shutil.rmtree(temp_dir, ignore_errors=True)
 
 
 def test_start_through_ray_client(client_address: str) -> None:
