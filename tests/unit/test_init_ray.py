@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import pytest
 
+from donecheck.actors import deploy
 from donecheck.actors.config import Config
 from donecheck.actors.deploy import init_ray as _init_ray
 from donecheck.actors.errors import DeploymentError
@@ -30,6 +32,12 @@ def _fake_ray(monkeypatch: pytest.MonkeyPatch, *failures: Exception) -> list[dic
     monkeypatch.setattr(ray, "init", init)
     monkeypatch.setattr(ray, "is_initialized", lambda: False)
     monkeypatch.setattr(ray, "shutdown", lambda: None)
+    monkeypatch.setattr(deploy.time, "sleep", lambda s: None)  # the retries' pauses
+    # what loopback_ray() changes is put back after the test
+    from ray._private import ray_constants
+
+    monkeypatch.setattr(ray_constants, "ENABLE_RAY_CLUSTER", ray_constants.ENABLE_RAY_CLUSTER)
+    monkeypatch.setenv("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "1")
     return calls
 
 
@@ -38,6 +46,11 @@ def test_an_embedded_start_sets_the_workers_niceness(monkeypatch: pytest.MonkeyP
     assert _init_ray(None, Config(num_cpus=2, worker_niceness=3)) is True
     assert calls[0]["_system_config"] == {"worker_niceness": 3}
     assert calls[0]["num_cpus"] == 2
+    # the instance it starts listens on loopback only (tests/ray/test_network.py)
+    from ray._private import ray_constants
+
+    assert os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] == "0"
+    assert ray_constants.ENABLE_RAY_CLUSTER is False
 
 
 def test_a_cluster_keeps_its_own_settings(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -62,7 +75,7 @@ def test_other_failures_are_not_retried_and_name_the_address(
     with pytest.raises(DeploymentError, match=r"ray://127\.0\.0\.1:10001.*connection refused"):
         _init_ray("ray://127.0.0.1:10001", Config())
     assert len(calls) == 1
-    calls = _fake_ray(monkeypatch, ConnectionError(ZOMBIE), ConnectionError(ZOMBIE))
+    calls = _fake_ray(monkeypatch, *(ConnectionError(ZOMBIE) for _ in range(5)))
     with pytest.raises(DeploymentError, match="Initialization failure"):
         _init_ray("ray://127.0.0.1:10001", Config())
-    assert len(calls) == 2  # once more, not forever
+    assert len(calls) == 4  # a few more times, not forever
