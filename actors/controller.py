@@ -75,7 +75,6 @@ from donecheck.actors.messages import (
 from donecheck.actors.peers import BudgetPort, LedgerPort, ReviewerPort
 from donecheck.actors.process import process_facts
 from donecheck.actors.review.checklist import ANSWERS_BUDGET
-from donecheck.actors.review.evidence import operations, snapshots
 from donecheck.actors.review.trivial import plain_and_short, trivial_stop
 from donecheck.actors.store import LedgerStore, StateWriter, StoreLocation, opened
 
@@ -610,7 +609,11 @@ class CompletionController:
         if session.materials:
             await asyncio.gather(*session.materials, return_exceptions=True)
         started = self._clock.monotonic()
-        view = await self._ledger.view(ViewRequest(session_id=task.session_id))
+        # the ledger pairs the operations once (and keeps them): the progress key
+        # below and the reviewer's facts both use its pairing
+        view = await self._ledger.view(
+            ViewRequest(session_id=task.session_id, include=("entries", "operations", "snapshots"))
+        )
         session.seen_seq = view.last_seq
         viewed = self._clock.monotonic()
         self._timing["ledger_view_s"] += viewed - started
@@ -626,6 +629,7 @@ class CompletionController:
             round=task.rounds_used,
             kind=kind,
             tenant=session.policy.tenant,
+            operations=view.operations,
         )
         timeout = self._config.review_timeout_s
         try:
@@ -643,11 +647,7 @@ class CompletionController:
         reviewed = self._clock.monotonic()
         self._timing["review_call_s"] += reviewed - viewed
         findings = result.findings if isinstance(result, Verdict) else ()
-        progress = progress_key(
-            findings,
-            operations(view.entries),
-            snapshots(view.entries, self._config.snapshot_max_targets)[0],
-        )
+        progress = progress_key(findings, list(view.operations), list(view.snapshots))
         self._timing["progress_s"] += self._clock.monotonic() - reviewed
         return result, progress
 

@@ -48,7 +48,8 @@ from donecheck.actors.process import process_facts
 from donecheck.actors.review.evidence import (
     checks,
     edits,
-    fingerprint,
+    feed_fingerprint,
+    fingerprint_hasher,
     last_edit_seq,
     operations,
     snapshots,
@@ -74,10 +75,22 @@ class _SessionLog:
     entries: list[LedgerEntry] = field(default_factory=list)
     by_event_id: dict[str, int] = field(default_factory=dict)
     closed: bool = False
-    fingerprint: tuple[int, str] | None = None
+    hasher: hashlib.blake2b | None = None
+    """The running :func:`fingerprint` digest of the first ``hashed`` entries."""
+    hashed: int = 0
     ops: tuple[int, list[Operation]] | None = None
     watched: set[str] = field(default_factory=set)
     """Paths the session's file snapshots are of (at most ``snapshot_targets``)."""
+
+    def fingerprint(self) -> str:
+        """:func:`~.evidence.fingerprint` of the log, fed only the entries added since
+        the last call (the log only grows)."""
+        if self.hasher is None:
+            self.hasher = fingerprint_hasher()
+        for entry in self.entries[self.hashed :]:
+            feed_fingerprint(self.hasher, entry)
+        self.hashed = len(self.entries)
+        return "fp:" + self.hasher.copy().hexdigest()
 
     def operations(self) -> list[Operation]:
         """The session's operations, computed once per length of the log."""
@@ -245,8 +258,6 @@ class EvidenceLedger:
         self._stats["views"] += 1
         log = self._log(request.session_id)
         entries = log.entries
-        if log.fingerprint is None or log.fingerprint[0] != len(entries):
-            log.fingerprint = (len(entries), fingerprint(entries))
         include = set(request.include)
         ops = log.operations() if include & {"operations", "checks", "reads", "excerpt"} else []
         view: dict[str, Any] = {}
@@ -266,7 +277,7 @@ class EvidenceLedger:
         return LedgerView(
             session_id=request.session_id,
             entries=shown,
-            fingerprint=log.fingerprint[1],
+            fingerprint=log.fingerprint(),
             last_seq=len(entries),
             **view,
         )

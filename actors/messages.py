@@ -575,6 +575,9 @@ class ReviewRequest(Message, frozen=True, kw_only=True):
     kind: AuxKind = "review"
     """``milestone`` for a mid-task check the agent asked for (advisory only)."""
     tenant: str | None = None
+    operations: tuple[Operation, ...] | None = None
+    """The operations of ``entries`` as the ledger computed them (the reviewer then
+    does not pair them again); ``None``: the reviewer computes them."""
 
 
 class Verdict(Message, frozen=True, kw_only=True):

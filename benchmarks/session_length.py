@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import statistics
 import tempfile
 import time
 from pathlib import Path
@@ -68,7 +69,8 @@ async def _timed(dc: Any, transcript: Any) -> tuple[float, float, str]:
     return recorded - started, reviewed - recorded, action.report.decision or "unverified"
 
 
-def measure(dc: object, paths: list[Path], mode: str) -> None:
+def measure(dc: object, paths: list[Path], mode: str, repeats: int) -> None:
+    """Each size ``repeats`` times, each in a new session; the median counts."""
     from donecheck.runtime.transcripts.detect import load_transcript
 
     times: dict[int, float] = {}
@@ -76,8 +78,10 @@ def measure(dc: object, paths: list[Path], mode: str) -> None:
     for path in paths:
         messages = int(path.stem[1:])
         transcript = load_transcript(path)
-        record_s, review_s, decision = asyncio.run(_timed(dc, transcript))
-        times[messages] = record_s + review_s
+        runs = [asyncio.run(_timed(dc, transcript)) for _ in range(repeats)]
+        record_s = statistics.median(r[0] for r in runs)
+        review_s = statistics.median(r[1] for r in runs)
+        times[messages] = statistics.median(r[0] + r[1] for r in runs)
         review[messages] = review_s
         emit(
             "session_length",
@@ -86,9 +90,11 @@ def measure(dc: object, paths: list[Path], mode: str) -> None:
             "s",
             mode=mode,
             messages=messages,
-            decision=decision,
+            decision=runs[-1][2],
             record_s=round(record_s, 4),
             turn_stopping_s=round(review_s, 4),
+            repeats=repeats,
+            spread_s=[round(r[0] + r[1], 4) for r in runs],
         )
     if 10_000 in times and 100_000 in times:
         emit(
@@ -106,6 +112,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1_000, 10_000, 30_000, 100_000])
     parser.add_argument("--no-ray", action="store_true")
+    parser.add_argument("--repeats", type=int, default=3, help="runs per size (median)")
     args = parser.parse_args()
     from donecheck.runtime import DoneCheck
 
@@ -115,13 +122,13 @@ def main() -> None:
         log(f"transcripts: {', '.join(str(n) for n in args.sizes)} messages")
         local = DoneCheck.start_local(data_dir=folder / "local")
         try:
-            measure(local, paths, "in-process")
+            measure(local, paths, "in-process", args.repeats)
         finally:
             local.shutdown()
         if not args.no_ray:
             embedded = DoneCheck.start(data_dir=folder / "ray", num_cpus=2)
             try:
-                measure(embedded, paths, "ray")
+                measure(embedded, paths, "ray", args.repeats)
             finally:
                 embedded.shutdown()
 

@@ -52,7 +52,9 @@ __all__ = [
     "command_of",
     "edits",
     "exit_status_from_output",
+    "feed_fingerprint",
     "fingerprint",
+    "fingerprint_hasher",
     "hollow_output",
     "operations",
     "outcome",
@@ -812,9 +814,18 @@ def snapshots(entries: Iterable[LedgerEntry], max_targets: int) -> tuple[list[Fi
 
 def fingerprint(entries: Iterable[LedgerEntry]) -> str:
     """Order-preserving hash of entries: same events in the same order, same value."""
-    digest = hashlib.blake2b(digest_size=16)
+    digest = fingerprint_hasher()
     for entry in entries:
-        data = encode(entry)
-        digest.update(len(data).to_bytes(8, "little"))
-        digest.update(data)
+        feed_fingerprint(digest, entry)
     return "fp:" + digest.hexdigest()
+
+
+def fingerprint_hasher() -> hashlib.blake2b:
+    """A fresh digest for :func:`fingerprint` (fed one entry at a time by a ledger)."""
+    return hashlib.blake2b(digest_size=16)
+
+
+def feed_fingerprint(digest: hashlib.blake2b, entry: LedgerEntry) -> None:
+    data = encode(entry)
+    digest.update(len(data).to_bytes(8, "little"))
+    digest.update(data)

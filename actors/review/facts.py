@@ -56,7 +56,8 @@ class Facts:
     @classmethod
     def of(cls, request: ReviewRequest) -> Facts:
         entries: Sequence[LedgerEntry] = request.entries
-        session_ops = operations(entries)
+        given = request.operations
+        session_ops = list(given) if given is not None else operations(entries)
         scope = scope_of(entries, request.request_id, request.request, session_ops)
         ops = [op for op in session_ops if scope.includes(op.call_seq)]
         scoped_edits = [e for e in edits(entries, session_ops) if scope.includes(e.seq)]

@@ -185,3 +185,21 @@ def test_the_snapshot_cap_holds_per_session_whatever_sends_them(tmp_path: Path) 
     assert again.append([snap("/w/f3.py", 1)]).skipped == 0  # a watched path: recorded
     assert again.append([snap("/w/new.py")]).skipped == 1
     assert again.statistics()["snapshots_skipped"] == 7
+
+
+def test_the_running_fingerprint_is_the_fingerprint_of_the_whole_ledger(tmp_path: Path) -> None:
+    """Issue 16: a view hashes only the entries added since the last one, and gets the
+    value a full pass gets — also after a reload from the store."""
+    from donecheck.actors.review.evidence import fingerprint
+
+    ledger = EvidenceLedger(store=open_store(f"sqlite://{tmp_path}", "ledger-0"))
+    seen = set()
+    for batch in range(4):
+        ledger.append([call(batch * 3 + i) for i in range(3)])
+        view = ledger.view(ViewRequest(session_id="s"))
+        assert view.fingerprint == fingerprint(view.entries)
+        seen.add(view.fingerprint)
+    assert len(seen) == 4
+    again = EvidenceLedger(store=open_store(f"sqlite://{tmp_path}", "ledger-0"))
+    reloaded = again.view(ViewRequest(session_id="s"))
+    assert reloaded.fingerprint == view.fingerprint
