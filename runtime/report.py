@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from donecheck.actors.messages import Finding, ReportCard, ReportedRun, UsageSummary
+from donecheck.actors.redact import redact
 
 __all__ = ["card_html", "card_json", "card_text", "end_reason_text", "rechecks", "usage_text"]
 
@@ -81,8 +82,24 @@ def usage_text(card: ReportCard) -> str:
     return f"{n} main call(s); aux calls: {aux}; aux tokens {usage.aux_tokens:,}{cap}; {cost}"
 
 
+def _redacted(value: Any) -> Any:
+    """Every string in a JSON-ready value with keys and passwords masked."""
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, dict):
+        return {k: _redacted(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_redacted(v) for v in value]
+    return value
+
+
 def card_json(card: ReportCard, *, session: str, warnings: Sequence[str] = ()) -> dict[str, Any]:
-    """One JSON-ready object per reviewed session."""
+    """One JSON-ready object per reviewed session (secrets masked, as in every report:
+    a tool output the agent printed may hold a key)."""
+    return _redacted(_card_json(card, session=session, warnings=warnings))  # type: ignore[no-any-return]
+
+
+def _card_json(card: ReportCard, *, session: str, warnings: Sequence[str]) -> dict[str, Any]:
     usage = card.usage
     return {
         "session": session,
@@ -213,7 +230,7 @@ def card_text(card: ReportCard, *, session: str, warnings: Sequence[str] = ()) -
         lines.append(f"  usage: {usage_text(card)}")
     for warning in warnings:
         lines.append(f"  warning: {warning}")
-    return "\n".join(lines)
+    return redact("\n".join(lines))
 
 
 # ------------------------------------------------------------------------ HTML
@@ -238,7 +255,7 @@ details pre{white-space:pre-wrap;background:#f6f7f9;padding:.6rem;border-radius:
 
 
 def _e(text: object) -> str:
-    return html.escape(str(text), quote=True)
+    return html.escape(redact(str(text)), quote=True)
 
 
 def _card_section(name: str, card: ReportCard, warnings: Sequence[str]) -> str:

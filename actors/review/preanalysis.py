@@ -40,6 +40,7 @@ from donecheck.actors.messages import (
     MaterialRecorded,
     SessionOpened,
 )
+from donecheck.actors.redact import redact
 from donecheck.actors.review.claims import sentences
 from donecheck.actors.review.verdicts import json_objects
 
@@ -327,7 +328,7 @@ def preanalysis_messages(user_block: str) -> list[dict[str, object]]:
     and materials (built by :mod:`donecheck.actors.review.prompt`)."""
     return [
         {"role": "system", "content": _PREANALYSIS_SYSTEM},
-        {"role": "user", "content": user_block},
+        {"role": "user", "content": redact(user_block)},
     ]
 
 

@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from donecheck.actors.messages import Acceptance, LedgerEntry, Material, ToolCall, ToolResult
+from donecheck.actors.redact import redact
 from donecheck.actors.review.evidence import checks, command_of
 from donecheck.actors.review.excerpt import excerpt
 from donecheck.actors.review.facts import Facts
@@ -298,7 +299,7 @@ def build_review_prompt(
                 if part.origin == "tool" and part.call_id in results:
                     said = _neutralise(results[part.call_id][1])
                     label += f". The text of that result: «{said}»"
-                images.append({"type": "text", "text": label})
+                images.append({"type": "text", "text": redact(label)})
                 data = base64.b64encode(part.data).decode()
                 images.append(
                     {
@@ -316,7 +317,7 @@ def build_review_prompt(
                 )
 
     system = _SYSTEM.format(images=_SEES_IMAGES if sees_images and images else _NO_IMAGES)
-    body = blocks.render()
+    body = redact(blocks.render())  # an agent's `cat .env` never reaches the provider
     user: object = body if not images else [{"type": "text", "text": body}, *images]
     shown = sum(1 for part in images if part["type"] == "image_url")
     tokens = int((len(system) + len(body)) / _CHARS_PER_TOKEN) + shown * _TOKENS_PER_IMAGE
