@@ -22,6 +22,7 @@
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import json
 import re
@@ -433,6 +434,20 @@ def _same_kind(parts: set[str], check: str) -> bool:
     return parts == {"junit"} and "test" in category_of_check(check)
 
 
+def _previous_results(finished: dict[int, float]) -> dict[int, float]:
+    """For each call's result time, the latest time another result came back at or
+    before it (-inf for the first): when a call recorded with its result began, at
+    the latest. One sort, not a scan per call."""
+    order = sorted(finished.items(), key=lambda item: item[1])
+    before: dict[int, float] = {}
+    for k, (i, done) in enumerate(order):
+        tied = (k > 0 and order[k - 1][1] == done) or (
+            k + 1 < len(order) and order[k + 1][1] == done
+        )
+        before[i] = done if tied else (order[k - 1][1] if k > 0 else float("-inf"))
+    return before
+
+
 def _match_reports(
     ops: list[Operation], finished: dict[int, float], reports: list[tuple[int, CheckReport]]
 ) -> list[Operation]:
@@ -457,27 +472,31 @@ def _match_reports(
     """
     taken: set[int] = set()
     alone: list[Operation] = []
-    order = sorted(finished.items(), key=lambda item: item[1])
+    before = _previous_results(finished)
+    # the checks that came back, by when: a report looks only at those that came back
+    # after it arrived (a binary search), and takes the first that fits
+    candidates = sorted(
+        (i for i, op in enumerate(ops) if op.check is not None and i in finished),
+        key=lambda i: finished[i],
+    )
+    dones = [finished[i] for i in candidates]
     for seq, report in reports:
         kind = report_kind(report)
         parts = set(kind.split("+"))
         index = None
         if report.origin == "runner":
-            best: float | None = None
-            for i, op in enumerate(ops):
-                done = finished.get(i)
-                if i in taken or done is None or op.check is None or op.origin != "agent":
+            for k in range(bisect.bisect_left(dones, report.at - _MATCH_SLACK_S), len(dones)):
+                i = candidates[k]
+                op, done = ops[i], dones[k]
+                if i in taken or op.origin != "agent" or op.check is None:
                     continue
                 if not _same_kind(parts, op.check) or _REPORTER_OFF.search(op.command or ""):
                     continue
-                if op.at >= done - 1.0:  # recorded with its result: since the one before
-                    start = max((t for j, t in order if j != i and t <= done), default=-1e18)
-                else:
-                    start = op.at
-                if not start - _MATCH_SLACK_S <= report.at <= done + _MATCH_SLACK_S:
-                    continue
-                if best is None or done < best:
-                    index, best = i, done
+                # recorded with its result: it ran since the result before it came back
+                start = before[i] if op.at >= done - 1.0 else op.at
+                if start - _MATCH_SLACK_S <= report.at:
+                    index = i  # the first that fits: none came back earlier
+                    break
         if index is not None:
             op = ops[index]
             if report.ok is True and op.command and not covers(report.command, op.command):
