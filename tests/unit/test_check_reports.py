@@ -341,3 +341,18 @@ def test_a_runner_report_never_turns_a_failure_into_a_pass_without_a_new_run(
     ledger.now += 40
     ledger.report(True)  # a pass no call ran
     assert review_by_rules(ledger.request(CLAIM)).decision == "need_fix"
+
+
+def test_a_junit_report_recorded_in_the_same_command_settles_that_run() -> None:
+    """``npm test; donecheck record-junit junit.xml``: the line's status is the
+    recorder's (masked), and the report, arriving while the call runs, tells it."""
+    line = "npm test; donecheck record-junit junit.xml --command 'npm test'"
+    for ok, expected in ((True, "pass"), (False, "need_fix")):
+        ledger = Timed()
+        ledger.edit()
+        ledger.now += 5
+        ledger.report(ok, name="jest", command="npm test", started_at=ledger.now + 0.1)
+        ledger.run_at(line, 0, "recorded junit.xml in s: 3 passed")
+        run = next(op for op in operations(ledger.entries) if op.tool == "bash")
+        assert run.origin == "runner" and run.ok is ok
+        assert review_by_rules(ledger.request(CLAIM)).decision == expected
