@@ -407,3 +407,62 @@ def test_a_gate_is_read_like_a_check(
     gate = next(r for r in card.runs if r.origin == "donecheck")
     assert gate.outcome == outcome
     assert card.decision != "pass"
+
+
+JUNIT_SAMPLES = {
+    # (file text, runner named, failed node)
+    "vitest": (
+        '<?xml version="1.0" encoding="UTF-8" ?>\n<testsuites name="vitest tests" tests="2"'
+        ' failures="1" errors="0" time="0.4">\n<testsuite name="src/sum.test.ts" tests="2"'
+        ' failures="1" timestamp="2026-12-01T04:00:00.000Z" time="0.4">\n'
+        '<testcase classname="src/sum.test.ts" name="adds" time="0.01"></testcase>\n'
+        '<testcase classname="src/sum.test.ts" name="subtracts" time="0.01">\n'
+        '<failure message="expected 1 to be 2" type="AssertionError">AssertionError: expected'
+        " 1 to be 2</failure>\n</testcase>\n</testsuite>\n</testsuites>\n",
+        "vitest",
+        "src/sum.test.ts::subtracts",
+    ),
+    "go-junit-report": (
+        '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites tests="2" failures="1">\n'
+        '<testsuite name="example.com/calc" tests="2" failures="1" errors="0" time="0.003"'
+        ' timestamp="2026-12-01T04:00:00Z">\n<testcase name="TestAdd" classname="calc"'
+        ' time="0.000"></testcase>\n<testcase name="TestSub" classname="calc" time="0.000">\n'
+        '<failure message="Failed" type="">calc_test.go:12: got 1, want 2</failure>\n'
+        "</testcase>\n</testsuite>\n</testsuites>\n",
+        "junit",
+        "calc::TestSub",
+    ),
+    "cargo nextest": (
+        '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="nextest-run" tests="2"'
+        ' failures="1" errors="0" timestamp="2026-12-01T04:00:00.000+00:00" time="0.1">\n'
+        '<testsuite name="calc" tests="2" disabled="0" errors="0" failures="1">\n'
+        '<testcase name="tests::adds" classname="calc" timestamp="2026-12-01T04:00:00Z"'
+        ' time="0.001"/>\n<testcase name="tests::subs" classname="calc" time="0.001">\n'
+        "<failure type=\"test failure\">thread 'tests::subs' panicked</failure>\n"
+        "</testcase>\n</testsuite>\n</testsuites>\n",
+        "cargo nextest",
+        "calc::tests::subs",
+    ),
+    "maven surefire": (
+        '<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="com.example.CalcTest"'
+        ' time="0.05" tests="2" errors="1" skipped="0" failures="0">\n<properties>'
+        '<property name="java.version" value="17"/></properties>\n<testcase name="adds"'
+        ' classname="com.example.CalcTest" time="0.01"/>\n<testcase name="divides"'
+        ' classname="com.example.CalcTest" time="0.01">\n<error message="/ by zero"'
+        ' type="java.lang.ArithmeticException">java.lang.ArithmeticException: / by zero\n'
+        "\tat com.example.Calc.div(Calc.java:9)</error>\n</testcase>\n</testsuite>\n",
+        "junit",
+        "com.example.CalcTest::divides",
+    ),
+}
+
+
+@pytest.mark.parametrize("runner", sorted(JUNIT_SAMPLES))
+def test_the_junit_reports_of_other_runners_are_read(runner: str, tmp_path: Path) -> None:
+    text, named, node = JUNIT_SAMPLES[runner]
+    path = tmp_path / "report.xml"
+    path.write_text(text)
+    report = junit_report(path)
+    assert report["name"] == named and report["ok"] is False
+    assert report["passed"] == 1 and report["failed"] + report["errors"] == 1
+    assert report["failures"][0]["node"] == node and report["failures"][0]["message"]
