@@ -88,6 +88,10 @@ def host() -> str:
 
 # ----------------------------------------------------------------------- JUnit
 
+_RUN_COMMAND = {"cargo nextest": "cargo nextest run"}
+"""The command a runner's report stands for when ``--command`` names none (the one
+DoneCheck knows as that runner's check)."""
+
 _RUNNER_NAMES = (
     (re.compile(r"(?i)\bjest\b"), "jest"),
     (re.compile(r"(?i)\bvitest\b"), "vitest"),
@@ -183,7 +187,7 @@ def junit_report(path: str | os.PathLike[str], *, command: str | None = None) ->
     ok: bool | None = None if collected == 0 else (failed + errors == 0)
     return {
         "name": runner,
-        "command": command or runner,
+        "command": command or _RUN_COMMAND.get(runner, runner),
         "ok": ok,
         "exit_code": None,
         "collected": collected,
