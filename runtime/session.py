@@ -210,6 +210,9 @@ class _SessionBase:
             for f in failures
         ]
         text, _ = bound_output(output, self._config.max_tool_output_chars)
+        if ok is True and (failed or errors):  # the worse of its two accounts
+            ok = False
+            detail = f"{detail}; it said it passed but counted failures".lstrip("; ")
         return CheckReport(
             origin=origin,
             name=name[:200],

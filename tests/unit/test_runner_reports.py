@@ -470,3 +470,9 @@ def test_the_junit_reports_of_other_runners_are_read(runner: str, tmp_path: Path
         from donecheck.actors.review.shell import check_run
 
         assert check_run(report["command"]).kind is not None
+
+
+def test_a_report_that_says_passed_but_counts_failures_is_a_failure(dc: DoneCheck) -> None:
+    session = dc.open_session("Make the tests pass.", session_id="odd-1")
+    event = session.check_report_event(name="pytest", command="pytest", ok=True, failed=2)
+    assert event.ok is False and "counted failures" in event.detail
