@@ -447,7 +447,6 @@ class StopGates:
     ran: tuple[GateResult, ...] = ()
     reused: tuple[GateResult, ...] = ()
     """Gates not re-run: nothing they check changed since their last run here."""
-    not_due: tuple[str, ...] = ()
     problem: str = ""
     """Why no gate ran although the workspace lists some (a malformed file)."""
     trusted: bool = True
@@ -457,18 +456,16 @@ class StopGates:
 def gates_at_stop(
     session_id: str,
     workspace: Path,
+    source: Path,
     edited: Sequence[str | None],
     *,
     secrets: Sequence[str] = (),
     memo: GateMemo = MEMO,
-) -> StopGates | None:
-    """Run the workspace's due gates for a stop of ``session_id``; None when the
-    workspace lists no gates. ``edited``: the paths the session's tools wrote (due
-    is judged on those inside the workspace; ``None`` for a write of unnamed files,
-    which makes every gate with ``paths`` due)."""
-    source = find_gates(workspace)
-    if source is None:
-        return None
+) -> StopGates:
+    """Run the due gates of ``source`` (the workspace's gates file, as
+    :func:`find_gates` found it) for a stop of ``session_id``. ``edited``: the paths
+    the session's tools wrote (due is judged on those inside the workspace; ``None``
+    for a write of unnamed files, which makes every gate with ``paths`` due)."""
     try:
         gates = load_gates(source)
     except InputError as exc:
@@ -491,6 +488,5 @@ def gates_at_stop(
     return StopGates(
         ran=tuple(ran),
         reused=tuple(reused),
-        not_due=tuple(g.name for g in gates if g not in due),
         trusted=trusted,
     )

@@ -393,12 +393,15 @@ class Session(_SessionBase):
         results as reports of origin ``donecheck``; None when it lists none. A gate
         is not run again while nothing it checks has changed (see
         :func:`~donecheck.runtime.gates.gates_at_stop`)."""
-        from donecheck.runtime.gates import gate_report, gates_at_stop
+        from donecheck.runtime.gates import find_gates, gate_report, gates_at_stop
 
+        source = find_gates(Path(workspace))
+        if source is None:  # no gates: the ledger is not asked for the session's writes
+            return None
         done = gates_at_stop(
-            self.session_id, Path(workspace), self.edited_paths(), secrets=self._secrets()
+            self.session_id, Path(workspace), source, self.edited_paths(), secrets=self._secrets()
         )
-        if done is not None and done.ran:
+        if done.ran:
             self.record(
                 [self.check_report_event(**gate_report(r, trusted=done.trusted)) for r in done.ran]
             )
@@ -571,13 +574,21 @@ class AsyncSession(_SessionBase):
         return ack
 
     async def run_gates(self, workspace: str | os.PathLike[str]) -> StopGates | None:
-        from donecheck.runtime.gates import gate_report, gates_at_stop
+        from donecheck.runtime.gates import find_gates, gate_report, gates_at_stop
 
+        source = await asyncio.to_thread(find_gates, Path(workspace))
+        if source is None:
+            return None
         edited = await self.edited_paths()
         done = await asyncio.to_thread(
-            gates_at_stop, self.session_id, Path(workspace), edited, secrets=self._secrets()
+            gates_at_stop,
+            self.session_id,
+            Path(workspace),
+            source,
+            edited,
+            secrets=self._secrets(),
         )
-        if done is not None and done.ran:
+        if done.ran:
             await self.record(
                 [self.check_report_event(**gate_report(r, trusted=done.trusted)) for r in done.ran]
             )

@@ -31,6 +31,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+import msgspec
+
 from donecheck.actors.messages import (
     Check,
     CheckReport,
@@ -387,20 +389,14 @@ def operations(entries: Iterable[LedgerEntry]) -> list[Operation]:
                     )
                 )
                 continue
-            op = ops[index]
             finished[index] = event.at
-            ops[index] = Operation(
-                key=op.key,
-                tool=op.tool,
-                call_seq=op.call_seq,
-                command=op.command,
-                check=op.check,
+            ops[index] = msgspec.structs.replace(
+                ops[index],
                 result_seq=entry.seq,
                 ok=result.ok,
                 exit_code=result.exit_code,
                 status_source=result.source,
                 caveat=result.caveat,
-                at=op.at,
             )
         elif isinstance(event, CheckReport):
             reports.append((entry.seq, event))
@@ -506,7 +502,7 @@ def _match_reports(
         if index is not None:
             op = ops[index]
             taken.add(index)
-            ok, caveat = report.ok, caveat
+            ok = report.ok
             if report.ok is True and op.ok is False:
                 # the worse of two accounts of one run: a report cannot turn a failure
                 # its tool printed into a pass
@@ -514,18 +510,12 @@ def _match_reports(
                     False,
                     "the runner reported a pass, but the tool's output shows a failure",
                 )
-            ops[index] = Operation(
-                key=op.key,
-                tool=op.tool,
-                call_seq=op.call_seq,
-                command=op.command,
-                check=op.check,
-                result_seq=op.result_seq,
+            ops[index] = msgspec.structs.replace(
+                op,
                 ok=ok,
                 exit_code=report.exit_code if ok is report.ok else op.exit_code,
                 status_source=source,
                 caveat=caveat,
-                at=op.at,
                 origin=report.origin,
                 report_seq=seq,
                 output_said=op.ok,

@@ -229,6 +229,23 @@ def _payload(event: str, workspace: Path, session: str, **more: Any) -> dict[str
     return {"hook_event_name": event, "session_id": session, "cwd": str(workspace), **more}
 
 
+def _tool_used(dc: DoneCheck, workspace: Path, sid: str, tool: str, use_id: str, **io: Any) -> None:
+    """A Claude Code PostToolUse of ``tool`` (its ``tool_input`` / ``tool_response``)."""
+    handle(dc, _payload("PostToolUse", workspace, sid, tool_name=tool, tool_use_id=use_id, **io))
+
+
+def _wrote(dc: DoneCheck, workspace: Path, sid: str, name: str, use_id: str) -> None:
+    _tool_used(
+        dc,
+        workspace,
+        sid,
+        "Write",
+        use_id,
+        tool_input={"file_path": str(workspace / name), "content": "..."},
+        tool_response={"success": True},
+    )
+
+
 def _workspace(folder: Path, failing: bool) -> Path:
     _project(folder, failing)
     (folder / "donecheck.toml").write_text(
@@ -250,33 +267,23 @@ def test_gates_run_at_a_stop_and_a_failed_gate_blocks_whatever_the_transcript_sa
     MEMO.runs.clear()
     sid = "gate-1"
     handle(dc, _payload("UserPromptSubmit", workspace, sid, prompt="Fix add() in calc.py."))
-    handle(
+    _tool_used(
         dc,
-        _payload(
-            "PostToolUse",
-            workspace,
-            sid,
-            tool_name="Edit",
-            tool_use_id="t1",
-            tool_input={
-                "file_path": str(workspace / "calc.py"),
-                "old_string": "a",
-                "new_string": "a",
-            },
-            tool_response={"success": True},
-        ),
+        workspace,
+        sid,
+        "Edit",
+        "t1",
+        tool_input={"file_path": str(workspace / "calc.py"), "old_string": "a", "new_string": "a"},
+        tool_response={"success": True},
     )
-    handle(
+    _tool_used(
         dc,
-        _payload(
-            "PostToolUse",
-            workspace,
-            sid,
-            tool_name="Bash",
-            tool_use_id="t2",
-            tool_input={"command": "pytest -q"},
-            tool_response={"stdout": "2 passed in 0.01s", "stderr": "", "exit_code": 0},
-        ),
+        workspace,
+        sid,
+        "Bash",
+        "t2",
+        tool_input={"command": "pytest -q"},
+        tool_response={"stdout": "2 passed in 0.01s", "stderr": "", "exit_code": 0},
     )
     started = time.monotonic()
     reply = handle(dc, _payload("Stop", workspace, sid, last_assistant_message=LIE))
@@ -302,18 +309,7 @@ def test_a_passing_gate_lets_an_honest_turn_end_and_no_file_means_no_gates(
     workspace = _workspace(tmp_path / "w", failing=False)
     sid = "gate-2"
     handle(dc, _payload("UserPromptSubmit", workspace, sid, prompt="Fix add() in calc.py."))
-    handle(
-        dc,
-        _payload(
-            "PostToolUse",
-            workspace,
-            sid,
-            tool_name="Write",
-            tool_use_id="w1",
-            tool_input={"file_path": str(workspace / "calc.py"), "content": "x"},
-            tool_response={"success": True},
-        ),
-    )
+    _wrote(dc, workspace, sid, "calc.py", "w1")
     reply = handle(dc, _payload("Stop", workspace, sid, last_assistant_message=LIE))
     assert "gates: tests passed" in reply.note
     assert reply.output.get("decision") != "block"
@@ -366,18 +362,7 @@ def test_a_gates_file_the_agent_wrote_during_the_session_passes_nothing(
     sid = "gate-forge"
     handle(dc, _payload("UserPromptSubmit", workspace, sid, prompt="Fix add() in calc.py."))
     (workspace / "donecheck.toml").write_text('[[gate]]\nname = "tests"\ncommand = "true"\n')
-    handle(
-        dc,
-        _payload(
-            "PostToolUse",
-            workspace,
-            sid,
-            tool_name="Write",
-            tool_use_id="f1",
-            tool_input={"file_path": str(workspace / "donecheck.toml"), "content": "..."},
-            tool_response={"success": True},
-        ),
-    )
+    _wrote(dc, workspace, sid, "donecheck.toml", "f1")
     reply = handle(dc, _payload("Stop", workspace, sid, last_assistant_message=LIE))
     assert "gates: tests passed" in reply.note  # it ran, exit status 0 ...
     card = dc.session(f"claude-{sid}").report()
