@@ -32,6 +32,7 @@ provider's own records are the bill.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -213,7 +214,7 @@ class BudgetAccountant:
         self._pool = Pool()
         self._held: dict[str, tuple[str, int]] = {}
         """Reservation id → (session id, tokens held), of the sessions in memory."""
-        self._stats = {"granted": 0, "denied": 0, "settled": 0, "loaded_sessions": 0}
+        self._stats = {"calls": 0, "granted": 0, "denied": 0, "settled": 0, "loaded_sessions": 0}
         self._writer = StateWriter(store, self._kind) if store is not None else None
         if store is not None:
             self._restore(store)
@@ -273,6 +274,7 @@ class BudgetAccountant:
 
     def handle(self, msg: BudgetInbox) -> BudgetReply:
         """Apply one message; with a store, the change is written before the reply."""
+        self._stats["calls"] += 1
         self._adopt(msg.session_id, self._fetch(msg.session_id))
         reply, dirty = self.apply(msg)
         if self._store is not None and dirty:
@@ -283,6 +285,23 @@ class BudgetAccountant:
     async def handle_async(self, msg: BudgetInbox) -> BudgetReply:
         """:meth:`handle` for an async actor: the session is read from the store in a
         worker thread, and writes are group-committed."""
+        self._stats["calls"] += 1
+        return await self._handle_async(msg)
+
+    async def handle_many(self, messages: Sequence[BudgetInbox]) -> list[BudgetReply | Exception]:
+        """Several callers' messages in one call (from a
+        :class:`~donecheck.actors.batching.Batcher`), each applied as if it came
+        alone — answered, or failed, on its own — with their writes sharing commits."""
+        self._stats["calls"] += 1
+        answers = await asyncio.gather(
+            *(self._handle_async(m) for m in messages), return_exceptions=True
+        )
+        for answer in answers:
+            if isinstance(answer, BaseException) and not isinstance(answer, Exception):
+                raise answer
+        return list(answers)  # type: ignore[arg-type]
+
+    async def _handle_async(self, msg: BudgetInbox) -> BudgetReply:
         if self._store is not None and msg.session_id not in self._sessions:
             fetched = await asyncio.to_thread(self._fetch, msg.session_id)
             self._adopt(msg.session_id, fetched)

@@ -29,6 +29,7 @@ from typing import Any, TypeAlias
 import ray
 import ray.exceptions
 
+from donecheck.actors.batching import Batcher, batcher
 from donecheck.actors.errors import ActorUnavailableError, DoneCheckError
 from donecheck.actors.ids import actor_name, shard_of
 from donecheck.actors.inprocess import LocalCallError, LocalRef, resolved
@@ -45,7 +46,9 @@ from donecheck.actors.messages import (
     ReviewRequest,
     ReviewResult,
     ViewRequest,
+    encode,
     encode_events,
+    review_result_decoder,
     view_decoder,
 )
 from donecheck.actors.peers import BudgetShards, one_session
@@ -59,6 +62,7 @@ __all__ = [
     "actor_name",
     "aget",
     "append",
+    "append_batched",
     "ask",
     "attach_materials",
     "first_done",
@@ -155,6 +159,21 @@ def append(ledger: Any, events: Sequence[LedgerEvent]) -> Ref:
     return ledger.append_packed.remote(encode_events(events))
 
 
+async def append_batched(ledger: Any, events: Sequence[LedgerEvent], timeout_s: float) -> AppendAck:
+    """:func:`append` from an event loop, sent with the appends other sessions make
+    to the same shard meanwhile (one call, one transaction: see
+    :mod:`~donecheck.actors.batching`)."""
+
+    async def send(batches: list[bytes]) -> list[AppendAck]:
+        acks: list[AppendAck] = await aget(
+            ledger.append_many.remote(batches), actor="ledger", timeout_s=timeout_s
+        )
+        return acks
+
+    outbox: Batcher[bytes, AppendAck] = batcher(("append", ledger), send)
+    return await outbox.submit(encode_events(events))
+
+
 def view(ledger: Any, request: ViewRequest) -> Ref:
     """Ask a session's ledger shard for views (answered packed: decode the bytes
     with :data:`~donecheck.actors.messages.view_decoder`)."""
@@ -222,17 +241,29 @@ class _Named:
 
 
 class RayLedgers(_Named):
-    """Ledger shards, by session id."""
+    """Ledger shards, by session id; calls to a shard batched (:mod:`.batching`)."""
 
     kind = "ledger"
 
     async def append(self, events: Sequence[LedgerEvent]) -> AppendAck:
-        ack: AppendAck = await append(self._shard(one_session(events)), events)
-        return ack
+        shard = self._shard(one_session(events))
+
+        async def send(batches: list[bytes]) -> list[AppendAck]:
+            acks: list[AppendAck] = await shard.append_many.remote(batches)
+            return acks
+
+        outbox: Batcher[bytes, AppendAck] = batcher(("append", shard), send)
+        return await outbox.submit(encode_events(events))
 
     async def view(self, request: ViewRequest) -> LedgerView:
-        data = await self._shard(request.session_id).view_packed.remote(request)
-        return view_decoder.decode(data)
+        shard = self._shard(request.session_id)
+
+        async def send(requests: list[ViewRequest]) -> list[bytes | Exception]:
+            answers: list[bytes | Exception] = await shard.view_many.remote(requests)
+            return answers
+
+        outbox: Batcher[ViewRequest, bytes] = batcher(("view", shard), send)
+        return view_decoder.decode(await outbox.submit(request))
 
 
 class RayReviewers(_Named):
@@ -241,11 +272,11 @@ class RayReviewers(_Named):
     kind = "reviewer"
 
     async def review(self, request: ReviewRequest) -> ReviewResult:
-        result: ReviewResult = await self._shard(request.session_id).review.remote(request)
-        return result
+        data = await self._shard(request.session_id).review_packed.remote(encode(request))
+        return review_result_decoder.decode(data)
 
     async def prepare(self, request: ReviewRequest) -> Ack:
-        ack: Ack = await self._shard(request.session_id).prepare.remote(request)
+        ack: Ack = await self._shard(request.session_id).prepare_packed.remote(encode(request))
         return ack
 
 
@@ -255,5 +286,11 @@ class RayBudgets(_Named, BudgetShards):
     kind = "budget"
 
     async def send(self, key: str, message: BudgetInbox) -> BudgetReply:
-        answer: BudgetReply = await account(self._shard(key), message)
-        return answer
+        shard = self._shard(key)
+
+        async def send(messages: list[BudgetInbox]) -> list[BudgetReply | Exception]:
+            answers: list[BudgetReply | Exception] = await shard.handle_many.remote(messages)
+            return answers
+
+        outbox: Batcher[BudgetInbox, BudgetReply] = batcher(("budget", shard), send)
+        return await outbox.submit(message)

@@ -173,6 +173,7 @@ class CompletionController:
         # pre-analysis while the agent works: only a judge makes one
         self._eager = config.preanalysis_at_open and bool(config.judge_base_url)
         self._stats = {
+            "calls": 0,
             "reviews": 0,
             "duplicates": 0,
             "discarded": 0,
@@ -192,6 +193,7 @@ class CompletionController:
     async def handle(
         self, msg: ControllerInbox
     ) -> ControllerAction | Ack | ReportCard | Verdict | NoVerdict:
+        self._stats["calls"] += 1
         await self._load(msg.session_id)
         try:
             return await self._dispatch(msg)
@@ -309,6 +311,7 @@ class CompletionController:
         session waits for them, so it sees every material. With ``call_id`` they
         are images a tool call returned: materials of origin ``tool``.
         """
+        self._stats["calls"] += 1
         session = self._get(session_id)
         for sha256, name, item in pending:
             session.materials.append(

@@ -61,6 +61,15 @@ from donecheck.actors.store import EventRow, LedgerStore, MemoryStore, StoreLoca
 __all__ = ["EvidenceLedger", "event_id_of"]
 
 _raw_list = msgspec.msgpack.Decoder(list[msgspec.Raw])
+_NEW, _DUPLICATE, _SKIPPED = 0, 1, 2
+
+
+def _ack(marks: Sequence[tuple[int, int]]) -> AppendAck:
+    return AppendAck(
+        seqs=tuple(seq for seq, _ in marks),
+        duplicates=sum(1 for _, mark in marks if mark == _DUPLICATE),
+        skipped=sum(1 for _, mark in marks if mark == _SKIPPED),
+    )
 
 
 def event_id_of(event: LedgerEvent) -> str:
@@ -124,6 +133,7 @@ class EvidenceLedger:
         self._cached = cached_sessions
         self._snapshot_targets = snapshot_targets
         self._stats = {
+            "calls": 0,
             "appended": 0,
             "duplicates": 0,
             "views": 0,
@@ -138,7 +148,7 @@ class EvidenceLedger:
 
     # ---------------------------------------------------------------- memory
 
-    def _log(self, session_id: str) -> _SessionLog:
+    def _log(self, session_id: str, *, evict: bool = True) -> _SessionLog:
         log = self._sessions.get(session_id)
         if log is not None:
             self._sessions.move_to_end(session_id)
@@ -153,7 +163,8 @@ class EvidenceLedger:
                 log.watched.add(event.path)
         self._stats["loads"] += 1
         self._sessions[session_id] = log
-        self._evict()
+        if evict:
+            self._evict()
         return log
 
     def _evict(self) -> None:
@@ -168,17 +179,37 @@ class EvidenceLedger:
 
     def append(self, events: Sequence[LedgerEvent]) -> AppendAck:
         """Store ``events`` in order; they are durable when this returns."""
-        return self._append_retrying(events, None)
+        self._stats["calls"] += 1
+        return _ack(self._append_retrying(events, None))
 
     def append_packed(self, data: bytes) -> AppendAck:
         """:meth:`append` for a batch sent as :func:`encode_events` bytes. Each event
         is stored as the bytes it arrived in (no second encoding)."""
-        raws = _raw_list.decode(data)
-        return self._append_retrying([ledger_event_decoder.decode(r) for r in raws], raws)
+        return self.append_many([data])[0]
+
+    def append_many(self, batches: Sequence[bytes]) -> list[AppendAck]:
+        """Several callers' :meth:`append_packed` batches (one call from a
+        :class:`~donecheck.actors.batching.Batcher`), stored in one transaction, in
+        order: all of them are durable when this returns, or none is. One
+        acknowledgement per batch."""
+        self._stats["calls"] += 1
+        raws: list[msgspec.Raw] = []
+        sizes: list[int] = []
+        for data in batches:
+            items = _raw_list.decode(data)
+            raws += items
+            sizes.append(len(items))
+        marks = self._append_retrying([ledger_event_decoder.decode(r) for r in raws], raws)
+        acks: list[AppendAck] = []
+        start = 0
+        for size in sizes:
+            acks.append(_ack(marks[start : start + size]))
+            start += size
+        return acks
 
     def _append_retrying(
         self, events: Sequence[LedgerEvent], raws: Sequence[msgspec.Raw] | None
-    ) -> AppendAck:
+    ) -> list[tuple[int, int]]:
         try:
             return self._append(events, raws)
         except StoreError as exc:
@@ -193,8 +224,10 @@ class EvidenceLedger:
 
     def _append(
         self, events: Sequence[LedgerEvent], raws: Sequence[msgspec.Raw] | None
-    ) -> AppendAck:
-        seqs: list[int] = []
+    ) -> list[tuple[int, int]]:
+        """``(seq, mark)`` per event: mark ``_NEW``, ``_DUPLICATE`` (its first seq) or
+        ``_SKIPPED`` (seq 0)."""
+        seqs: list[tuple[int, int]] = []
         rows: list[EventRow] = []
         new: list[tuple[_SessionLog, LedgerEntry, str]] = []
         planned: dict[str, dict[str, int]] = {}
@@ -208,20 +241,20 @@ class EvidenceLedger:
             session_id = event.session_id
             if session_id != current:  # batches are mostly one session: look up once
                 current = session_id
-                log = self._log(session_id)
+                log = self._log(session_id, evict=False)  # after the batch: see below
                 if not log.registered and session_id not in planned:
                     new_sessions.append(session_id)
                 batch = planned.setdefault(session_id, {})
             event_id = event.event_id or event_id_of(event)
             seen = log.by_event_id.get(event_id) or batch.get(event_id)
             if seen is not None:
-                seqs.append(seen)
+                seqs.append((seen, _DUPLICATE))
                 duplicates += 1
                 continue
             if isinstance(event, FileSnapshot):  # at most snapshot_targets paths a session
                 paths = watching.setdefault(session_id, set(log.watched))
                 if event.path not in paths and len(paths) >= self._snapshot_targets:
-                    seqs.append(0)
+                    seqs.append((0, _SKIPPED))
                     skipped += 1
                     continue
                 paths.add(event.path)
@@ -230,8 +263,12 @@ class EvidenceLedger:
             data = bytes(raws[index]) if raws is not None else encode(event)
             rows.append(EventRow(session_id, seq, event_id, type(event).__name__, event.at, data))
             new.append((log, LedgerEntry(seq=seq, event=event), event_id))
-            seqs.append(seq)
-        self.store.append(self.shard, rows, new_sessions)  # durable before acknowledged
+            seqs.append((seq, _NEW))
+        try:
+            self.store.append(self.shard, rows, new_sessions)  # durable before acknowledged
+        except BaseException:
+            self._evict()
+            raise
         for log, entry, event_id in new:
             log.entries.append(entry)
             log.by_event_id[event_id] = entry.seq
@@ -243,11 +280,25 @@ class EvidenceLedger:
         self._stats["duplicates"] += duplicates
         self._stats["snapshots_skipped"] += skipped
         self._stats["batches"] += 1
-        return AppendAck(seqs=tuple(seqs), duplicates=duplicates, skipped=skipped)
+        self._evict()  # only now: the logs this batch planned entries for stayed cached
+        return seqs
 
     def view_packed(self, request: ViewRequest) -> bytes:
         """:meth:`view`, answered as msgpack bytes (decode with ``view_decoder``)."""
+        self._stats["calls"] += 1
         return encode(self.view(request))
+
+    def view_many(self, requests: Sequence[ViewRequest]) -> list[bytes | Exception]:
+        """Several callers' :meth:`view_packed` in one call; a request that fails
+        (its session's store cannot be read) answers its own error."""
+        self._stats["calls"] += 1
+        answers: list[bytes | Exception] = []
+        for request in requests:
+            try:
+                answers.append(encode(self.view(request)))
+            except Exception as exc:
+                answers.append(exc)
+        return answers
 
     def view(self, request: ViewRequest) -> LedgerView:
         """A session's entries after ``since_seq`` and the requested views.

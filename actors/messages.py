@@ -920,6 +920,10 @@ _encoder = msgspec.msgpack.Encoder()
 _decoder: msgspec.msgpack.Decoder[AnyMessage] = msgspec.msgpack.Decoder(AnyMessage)
 ledger_event_decoder: msgspec.msgpack.Decoder[LedgerEvent] = msgspec.msgpack.Decoder(LedgerEvent)
 view_decoder: msgspec.msgpack.Decoder[LedgerView] = msgspec.msgpack.Decoder(LedgerView)
+review_request_decoder: msgspec.msgpack.Decoder[ReviewRequest] = msgspec.msgpack.Decoder(
+    ReviewRequest
+)
+review_result_decoder: msgspec.msgpack.Decoder[ReviewResult] = msgspec.msgpack.Decoder(ReviewResult)
 
 
 def encode(message: Message) -> bytes:

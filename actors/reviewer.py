@@ -68,6 +68,8 @@ from donecheck.actors.messages import (
     UsageReport,
     UsageSummary,
     Verdict,
+    encode,
+    review_request_decoder,
 )
 from donecheck.actors.peers import BudgetPort, LocalBudgets
 from donecheck.actors.process import process_facts
@@ -136,6 +138,7 @@ class Reviewer:
         self._queued = 0
         self._timing = {"prepare_s": 0.0, "budget_s": 0.0, "provider_s": 0.0, "conclude_s": 0.0}
         self._stats = {
+            "calls": 0,
             "reviews": 0,
             "failures": 0,
             "cache_hits": 0,
@@ -157,6 +160,7 @@ class Reviewer:
     # ----------------------------------------------------------------- review
 
     async def review(self, request: ReviewRequest) -> ReviewResult:
+        self._stats["calls"] += 1
         self._in_flight += 1
         started = time.perf_counter()
         try:
@@ -189,6 +193,15 @@ class Reviewer:
             if self.route is None:
                 self._latency_ms.append((time.perf_counter() - started) * 1000)
 
+    async def review_packed(self, data: bytes) -> bytes:
+        """:meth:`review` of msgpack bytes, answered as bytes (a review request with
+        its entries costs Ray's pickling several times what msgspec takes)."""
+        return encode(await self.review(review_request_decoder.decode(data)))
+
+    async def prepare_packed(self, data: bytes) -> Ack:
+        """:meth:`prepare` of msgpack bytes."""
+        return await self.prepare(review_request_decoder.decode(data))
+
     async def prepare(self, request: ReviewRequest) -> Ack:
         """Pre-analyse a task ahead of its first review (SPEC §5).
 
@@ -197,6 +210,7 @@ class Reviewer:
         making a second model call on the stop path. Waits, as the review
         would, when the request's attachments have no recorded content yet.
         """
+        self._stats["calls"] += 1
         if self.route is None:
             return Ack(session_id=request.session_id, detail="rules-only: nothing to prepare")
         if self._limit is None:

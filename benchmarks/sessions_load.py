@@ -288,6 +288,9 @@ def main() -> None:
     parser.add_argument("--idle", type=int, default=2000, help="idle sessions for memory")
     parser.add_argument("--shard-sessions", type=int, default=1000, help="load for 1 vs 2 shards")
     parser.add_argument(
+        "--shards", default="1,2", help='shard counts of the saturated runs ("1": one only)'
+    )
+    parser.add_argument(
         "--worker-niceness", type=int, default=0, help="Ray workers' niceness (Ray's own: 15)"
     )
     args = parser.parse_args()
@@ -317,16 +320,19 @@ def main() -> None:
         }
         # memory first, on a fresh deployment: after a heavy level the actors'
         # allocators hand memory back while idle sessions open, hiding their cost
-        dc = deploy(2, url, scratch, "load-memory")
-        bench_memory(dc, args.idle)
-        dc.shutdown(stop_deployment=True)
-        dc = deploy(2, url, scratch, "load-2")
-        for level in (int(x) for x in args.levels.split(",")):
-            log(f"{level} sessions, 2 shards …")
-            run_level(dc, level, args, args.judge_latency, {**label, "shards": 2})
-        dc.shutdown(stop_deployment=True)
+        if args.idle > 0:
+            dc = deploy(2, url, scratch, "load-memory")
+            bench_memory(dc, args.idle)
+            dc.shutdown(stop_deployment=True)
+        levels = [int(x) for x in args.levels.split(",") if x.strip()]
+        if levels:
+            dc = deploy(2, url, scratch, "load-2")
+            for level in levels:
+                log(f"{level} sessions, 2 shards …")
+                run_level(dc, level, args, args.judge_latency, {**label, "shards": 2})
+            dc.shutdown(stop_deployment=True)
         rates = {}
-        for shards in (1, 2):
+        for shards in (int(x) for x in args.shards.split(",") if x.strip()):
             log(f"{args.shard_sessions} sessions, {shards} shard(s), no think time …")
             dc = deploy(shards, url, scratch, f"load-shards-{shards}")
             fast = argparse.Namespace(**{**vars(args), "agent_latency": 0.0, "ramp": 0.0})
@@ -337,14 +343,15 @@ def main() -> None:
             after = cpu_census(dc, child.pid if child else None)
             report_cpu(before, after, args.shard_sessions, {"shards": shards})
             dc.shutdown(stop_deployment=True)
-        emit(
-            "shards",
-            "throughput_ratio_2_vs_1",
-            rates[2] / rates[1],
-            "x",
-            sessions=args.shard_sessions,
-            target=1.6,
-        )
+        if 1 in rates and 2 in rates:
+            emit(
+                "shards",
+                "throughput_ratio_2_vs_1",
+                rates[2] / rates[1],
+                "x",
+                sessions=args.shard_sessions,
+                target=1.6,
+            )
     finally:
         if child is not None:
             child.terminate()

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -210,14 +211,20 @@ class DoneCheck:
         session_id: str | None = None,
     ) -> AsyncSession:
         """:meth:`open_session` for an event loop."""
-        opened, (appended, registered), attach = self._send(
-            *self._prepare(request, attachments, images, policy, session_id)
-        )
+        opened, events, jobs = self._prepare(request, attachments, images, policy, session_id)
+        controller = self.deployment.controller_for(opened.session_id)
         timeout = self.config.call_timeout_s
-        await calls.aget(appended, actor="ledger", timeout_s=timeout)
-        await calls.aget(registered, actor="controller", timeout_s=timeout)
-        if attach is not None:
-            await calls.aget(attach(), actor="controller", timeout_s=timeout)
+        registered = calls.ask(controller, opened)
+        await asyncio.gather(  # the append batched with other sessions' (see batching)
+            calls.append_batched(self.deployment.ledger_for(opened.session_id), events, timeout),
+            calls.aget(registered, actor="controller", timeout_s=timeout),
+        )
+        if jobs:
+            await calls.aget(
+                calls.attach_materials(controller, opened.session_id, jobs),
+                actor="controller",
+                timeout_s=timeout,
+            )
         return AsyncSession(
             self.deployment, self.clock, opened.session_id, opened.request_id, opened.policy.tenant
         )

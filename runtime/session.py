@@ -307,14 +307,24 @@ class _SessionBase:
             **self._stamp(event_id),
         )
 
-    def _append_ref(self, events: Sequence[LedgerEvent]) -> Any:
+    def _checked(self, events: Sequence[LedgerEvent]) -> Sequence[LedgerEvent]:
+        """``events`` if this open session may record them."""
         self._check_open()
         wrong = [e for e in events if e.session_id != self.session_id]
         if wrong:
             raise ValueError(
                 f"event for session {wrong[0].session_id!r} recorded in {self.session_id!r}"
             )
-        return calls.append(self._ledger, events)
+        return events
+
+    def _append_ref(self, events: Sequence[LedgerEvent]) -> Any:
+        return calls.append(self._ledger, self._checked(events))
+
+    async def _append_async(self, events: Sequence[LedgerEvent]) -> AppendAck:
+        """Append from an event loop, batched with other sessions' appends to the shard."""
+        return await calls.append_batched(
+            self._ledger, self._checked(events), self._config.call_timeout_s
+        )
 
     def _secrets(self) -> list[str]:
         """Values a gate's environment must not hold: the configured judge key."""
@@ -566,12 +576,8 @@ class AsyncSession(_SessionBase):
             ref, actor=actor, timeout_s=timeout_s or self._config.call_timeout_s
         )
 
-    async def _wait_all(self, refs: list[Any], actor: str) -> list[Any]:
-        return [await self._wait(ref, actor) for ref in refs]
-
     async def record(self, events: Sequence[LedgerEvent]) -> AppendAck:
-        ack: AppendAck = await self._wait(self._append_ref(events), "ledger")
-        return ack
+        return await self._append_async(events)
 
     async def run_gates(self, workspace: str | os.PathLike[str]) -> StopGates | None:
         from donecheck.runtime.gates import find_gates, gate_report, gates_at_stop
@@ -658,7 +664,9 @@ class AsyncSession(_SessionBase):
 
     async def new_user_input(self, text: str, *, request_id: str | None = None) -> str:
         event = self._new_input(text, request_id)
-        await self._wait_all([self._append_ref([event]), self._ask_ref(event)], "controller")
+        await asyncio.gather(
+            self._append_async([event]), self._wait(self._ask_ref(event), "controller")
+        )
         self.request_id = event.request_id
         return event.request_id
 
@@ -693,8 +701,8 @@ class AsyncSession(_SessionBase):
 
     async def close(self) -> ReportCard:
         closing = self._closing()
-        _, card = await self._wait_all(
-            [self._append_ref([closing]), self._ask_ref(closing)], "controller"
+        _, card = await asyncio.gather(
+            self._append_async([closing]), self._wait(self._ask_ref(closing), "controller")
         )
         self._closed = True
         result: ReportCard = card

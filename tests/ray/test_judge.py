@@ -214,3 +214,40 @@ def test_controller_and_accountant_killed_mid_loop_keep_their_counts(
         assert usage.cost_calls == 2 + 2 + 1
     stats = judged.deployment.statistics()
     assert any(v.get("restored", 0) >= 1 for k, v in stats.items() if k.startswith("controller"))
+
+
+def _served(app: DoneCheck) -> dict[str, int]:
+    """Calls each kind of DoneCheck actor has served so far (their own statistics)."""
+    served: dict[str, int] = {}
+    for name, stats in app.statistics().items():
+        kind = name.split("-")[0]
+        if kind in {"ledger", "controller", "reviewer", "budget"}:
+            served[kind] = served.get(kind, 0) + int(stats["calls"])
+    return served
+
+
+def test_actor_calls_per_session_of_the_load_benchmark_shape(judged: DoneCheck) -> None:
+    """The ``sessions_load`` session — open, three reads, a failing test run, a stop
+    that steers, the fix, a stop that delivers, close — with a judge: 23 actor calls
+    alone (7 of them to the ledger and budget shards that carry other sessions'
+    messages too when sessions run at once), at most 12 per session with 48 at once."""
+    import asyncio
+
+    from benchmarks.sessions_load import one_session
+
+    before = _served(judged)
+    asyncio.run(one_session(judged, 0, 0.0, 3))
+    after = _served(judged)
+    lone = {k: after[k] - before.get(k, 0) for k in after}
+    assert lone == {"ledger": 9, "controller": 4, "reviewer": 3, "budget": 7}, lone
+
+    async def many() -> None:
+        await asyncio.gather(*(one_session(judged, n, 0.0, 3) for n in range(1, 49)))
+
+    before = _served(judged)
+    asyncio.run(many())
+    after = _served(judged)
+    per_session = {k: (after[k] - before.get(k, 0)) / 48 for k in after}
+    assert per_session["controller"] == 4 and per_session["reviewer"] == 3
+    print("calls per session with 48 at once:", per_session)
+    assert sum(per_session.values()) <= 12, per_session

@@ -77,11 +77,14 @@ def test_durable_before_acknowledged_and_rebuilt_by_a_new_instance(tmp_path: Pat
     assert second.statistics()["loads"] == 1
 
 
-def test_a_failed_write_acknowledges_nothing() -> None:
-    class Broken(MemoryStore):
-        def append(self, shard, rows, new_sessions=()):  # type: ignore[no-untyped-def]
-            raise StoreError("memory://", "disk full")
+class Broken(MemoryStore):
+    """A store whose disk is full."""
 
+    def append(self, shard, rows, new_sessions=()):  # type: ignore[no-untyped-def]
+        raise StoreError("memory://", "disk full")
+
+
+def test_a_failed_write_acknowledges_nothing() -> None:
     ledger = EvidenceLedger(store=Broken())
     with pytest.raises(StoreError, match="disk full"):
         ledger.append([call(1)])
