@@ -46,12 +46,12 @@ from donecheck.actors.messages import (
 )
 from donecheck.actors.process import process_facts
 from donecheck.actors.review.evidence import (
+    Pairing,
     checks,
     edits,
     feed_fingerprint,
     fingerprint_hasher,
     last_edit_seq,
-    operations,
     snapshots,
 )
 from donecheck.actors.review.excerpt import excerpt
@@ -87,6 +87,9 @@ class _SessionLog:
     hasher: hashlib.blake2b | None = None
     """The running :func:`fingerprint` digest of the first ``hashed`` entries."""
     hashed: int = 0
+    pairing: Pairing | None = None
+    """The running :func:`~.evidence.operations` of the first ``paired`` entries."""
+    paired: int = 0
     ops: tuple[int, list[Operation]] | None = None
     watched: set[str] = field(default_factory=set)
     """Paths the session's file snapshots are of (at most ``snapshot_targets``)."""
@@ -102,9 +105,14 @@ class _SessionLog:
         return "fp:" + self.hasher.copy().hexdigest()
 
     def operations(self) -> list[Operation]:
-        """The session's operations, computed once per length of the log."""
+        """The session's operations, computed once per length of the log, pairing
+        only the entries added since the last time (the log only grows)."""
         if self.ops is None or self.ops[0] != len(self.entries):
-            self.ops = (len(self.entries), operations(self.entries))
+            if self.pairing is None:
+                self.pairing = Pairing()
+            self.pairing.feed(self.entries[self.paired :])
+            self.paired = len(self.entries)
+            self.ops = (len(self.entries), self.pairing.operations())
         return self.ops[1]
 
     @property

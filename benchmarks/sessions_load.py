@@ -153,13 +153,14 @@ def run_level(
     return sessions / wall
 
 
-def actor_memory(dc: Any) -> int:
-    stats = dc.statistics()
-    return sum(
-        v.get("rss_bytes") or 0
-        for k, v in stats.items()
-        if k.split("-")[0] in {"ledger", "controller", "budget", "reviewer"}
-    )
+def actor_memory(dc: Any) -> dict[str, int]:
+    """Resident bytes of the ledger, controller, budget and reviewer actors, by kind."""
+    kinds: dict[str, int] = {}
+    for name, stats in dc.statistics().items():
+        kind = name.split("-")[0]
+        if kind in {"ledger", "controller", "budget", "reviewer"}:
+            kinds[kind] = kinds.get(kind, 0) + (stats.get("rss_bytes") or 0)
+    return kinds
 
 
 def _proc_cpu(pid: int) -> float:
@@ -246,15 +247,17 @@ def bench_memory(dc: Any, idle: int) -> None:
     before = actor_memory(dc)
     sessions = asyncio.run(open_idle())
     after = actor_memory(dc)
+    grew = sum(after.values()) - sum(before.values())
     emit(
         "sessions_load",
         "memory_per_idle_session",
-        (after - before) / idle / 1024,
+        grew / idle / 1024,
         "KiB",
         idle_sessions=idle,
-        target_kib=50,
+        target_kib=30,
+        by_kind_kib={k: round((after[k] - before.get(k, 0)) / idle / 1024, 2) for k in after},
     )
-    log(f"{len(sessions)} idle sessions open; actors grew {(after - before) / 2**20:.1f} MiB")
+    log(f"{len(sessions)} idle sessions open; actors grew {grew / 2**20:.1f} MiB")
 
 
 def deploy(shards: int, judge_url: str | None, data_dir: str, namespace: str) -> Any:

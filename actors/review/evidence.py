@@ -50,6 +50,7 @@ from donecheck.actors.review.shell import check_run, normalise_command, simple_c
 
 __all__ = [
     "Outcome",
+    "Pairing",
     "check_runs",
     "checks",
     "command_of",
@@ -347,62 +348,83 @@ def operations(entries: Iterable[LedgerEntry]) -> list[Operation]:
     A result whose ``call_id`` matches no call is kept as an operation of the
     unknown tool ``?`` so a failure is never lost.
     """
-    ops: list[Operation] = []
-    by_call: dict[str, int] = {}
-    commands: dict[str, str | None] = {}
-    writers: set[str] = set()
-    finished: dict[int, float] = {}
-    reports: list[tuple[int, CheckReport]] = []
-    for entry in entries:
-        event = entry.event
-        if isinstance(event, ToolCall):
-            command = command_of(event)
-            commands[event.call_id] = command
-            if command is None and _write_paths(event, None) is not None:
-                writers.add(event.call_id)
-            by_call[event.call_id] = len(ops)
-            ops.append(
-                Operation(
-                    key=_operation_key(event, command),
-                    tool=event.name,
-                    call_seq=entry.seq,
-                    command=command,
-                    check=check_run(command).kind if command else None,
-                    at=event.at,
-                )
-            )
-        elif isinstance(event, ToolResult):
-            index = by_call.get(event.call_id)
-            result = outcome(event, commands.get(event.call_id), writes=event.call_id in writers)
-            if index is None:
+    pairing = Pairing()
+    pairing.feed(entries)
+    return pairing.operations()
+
+
+class Pairing:
+    """:func:`operations`, kept up to date as a ledger grows: :meth:`feed` takes the
+    entries added since the last call (the ledger keeps one per session, so a view
+    pairs only what is new), :meth:`operations` is what :func:`operations` would
+    answer for everything fed so far."""
+
+    __slots__ = ("_by_call", "_commands", "_finished", "_ops", "_reports", "_writers")
+
+    def __init__(self) -> None:
+        self._ops: list[Operation] = []
+        self._by_call: dict[str, int] = {}
+        self._commands: dict[str, str | None] = {}
+        self._writers: set[str] = set()
+        self._finished: dict[int, float] = {}
+        self._reports: list[tuple[int, CheckReport]] = []
+
+    def feed(self, entries: Iterable[LedgerEntry]) -> None:
+        ops, by_call, commands, writers = self._ops, self._by_call, self._commands, self._writers
+        for entry in entries:
+            event = entry.event
+            if isinstance(event, ToolCall):
+                command = command_of(event)
+                commands[event.call_id] = command
+                if command is None and _write_paths(event, None) is not None:
+                    writers.add(event.call_id)
+                by_call[event.call_id] = len(ops)
                 ops.append(
                     Operation(
-                        key=f"?:{event.call_id}",
-                        tool="?",
+                        key=_operation_key(event, command),
+                        tool=event.name,
                         call_seq=entry.seq,
-                        result_seq=entry.seq,
-                        ok=result.ok,
-                        exit_code=result.exit_code,
-                        status_source=result.source,
-                        caveat=result.caveat,
+                        command=command,
+                        check=check_run(command).kind if command else None,
                         at=event.at,
                     )
                 )
-                continue
-            finished[index] = event.at
-            ops[index] = msgspec.structs.replace(
-                ops[index],
-                result_seq=entry.seq,
-                ok=result.ok,
-                exit_code=result.exit_code,
-                status_source=result.source,
-                caveat=result.caveat,
-            )
-        elif isinstance(event, CheckReport):
-            reports.append((entry.seq, event))
-    if reports:
-        ops = _match_reports(ops, finished, reports)
-    return ops
+            elif isinstance(event, ToolResult):
+                index = by_call.get(event.call_id)
+                result = outcome(
+                    event, commands.get(event.call_id), writes=event.call_id in writers
+                )
+                if index is None:
+                    ops.append(
+                        Operation(
+                            key=f"?:{event.call_id}",
+                            tool="?",
+                            call_seq=entry.seq,
+                            result_seq=entry.seq,
+                            ok=result.ok,
+                            exit_code=result.exit_code,
+                            status_source=result.source,
+                            caveat=result.caveat,
+                            at=event.at,
+                        )
+                    )
+                    continue
+                self._finished[index] = event.at
+                ops[index] = msgspec.structs.replace(
+                    ops[index],
+                    result_seq=entry.seq,
+                    ok=result.ok,
+                    exit_code=result.exit_code,
+                    status_source=result.source,
+                    caveat=result.caveat,
+                )
+            elif isinstance(event, CheckReport):
+                self._reports.append((entry.seq, event))
+
+    def operations(self) -> list[Operation]:
+        if self._reports:  # few: matched against every call again, each time
+            return _match_reports(list(self._ops), self._finished, self._reports)
+        return list(self._ops)
 
 
 def report_kind(report: CheckReport) -> str:

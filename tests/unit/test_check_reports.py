@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from donecheck.actors.messages import CheckReport, FailedTest, ToolCall, ToolResult
-from donecheck.actors.review.evidence import operations
+from donecheck.actors.messages import CheckReport, FailedTest, LedgerEntry, ToolCall, ToolResult
+from donecheck.actors.review.evidence import Pairing, operations
 from donecheck.actors.review.rules import review_by_rules
 from donecheck.runtime.scripted import verdict_text
 from tests.unit.helpers import LedgerBuilder
@@ -356,3 +356,32 @@ def test_a_junit_report_recorded_in_the_same_command_settles_that_run() -> None:
         run = next(op for op in operations(ledger.entries) if op.tool == "bash")
         assert run.origin == "runner" and run.ok is ok
         assert review_by_rules(ledger.request(CLAIM)).decision == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_step, max_size=14), st.lists(st.integers(0, 60), max_size=5))
+def test_pairing_fed_piece_by_piece_is_pairing_the_whole_ledger(
+    steps: list[tuple[str, Any, Any]], cuts: list[int]
+) -> None:
+    """The ledger pairs only what a view has not seen (issue 16): fed in any pieces,
+    with reports, repeated ids and results of unknown calls, the operations are those
+    of one pass over the whole ledger."""
+    ledger = _build(steps)
+    entries = list(ledger.request(CLAIM).entries)
+    seq = len(entries)
+    for event in (  # a repeated call id, and a result no call asked for
+        ToolCall(session_id="s", call_id="dup", name="bash", arguments={"command": "pytest"}),
+        ToolCall(session_id="s", call_id="dup", name="bash", arguments={"command": "ls"}),
+        ToolResult(session_id="s", call_id="dup", exit_code=1, output="1 failed"),
+        ToolResult(session_id="s", call_id="nobody", exit_code=2, output="error"),
+    ):
+        seq += 1
+        entries.append(LedgerEntry(seq=seq, event=event))
+    pairing = Pairing()
+    start = 0
+    for cut in sorted(min(c, len(entries)) for c in cuts):
+        pairing.feed(entries[start:cut])
+        start = cut
+        assert pairing.operations() == operations(entries[:cut])
+    pairing.feed(entries[start:])
+    assert pairing.operations() == operations(entries)

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from donecheck.actors.messages import Finding, ReportCard
 from donecheck.actors.review.facts import Facts
 from donecheck.actors.review.preanalysis import preanalysis_messages
@@ -50,3 +53,37 @@ def test_reports_mask_keys_in_every_form() -> None:
         card_html([("s", card, [])]),
     ):
         assert KEY not in shown and "sk-***" in shown
+
+
+_PIECES = st.sampled_from(
+    [
+        "sk-",
+        "rk-",
+        "SK-",
+        "Bearer ",
+        "bearer ",
+        "api_key=",
+        "Token: ",
+        "password='",
+        "://u:",
+        "@",
+        "abcdefghijklmnop",
+        "0123456789",
+        " ",
+        "\n",
+        '"',
+        "secret=",
+        "x",
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_PIECES, max_size=12).map("".join))
+def test_the_one_pass_precheck_never_changes_what_is_masked(text: str) -> None:
+    from donecheck.actors.redact import _SECRETS, redact
+
+    expected = text
+    for pattern, replacement in _SECRETS:
+        expected = pattern.sub(replacement, expected)
+    assert redact(text) == expected
