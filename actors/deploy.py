@@ -47,6 +47,7 @@ __all__ = [
     "disconnect",
     "embedded_ray_options",
     "init_ray",
+    "lean_malloc",
     "loopback_ray",
     "ray_address",
 ]
@@ -98,6 +99,25 @@ def loopback_ray() -> None:
     ray_constants.ENABLE_RAY_CLUSTER = False
 
 
+MALLOC_ARENAS = "2"
+
+
+def lean_malloc() -> None:
+    """Cap the malloc arenas of the processes a Ray instance this process starts
+    (``MALLOC_ARENA_MAX``; unless the environment sets it already).
+
+    glibc gives each thread that allocates its own arena, up to eight per core,
+    and hands memory back to the system per arena: an actor's process has a dozen
+    threads (Ray's, the event loop's, the store's worker threads), so memory a
+    burst of calls used stays resident in arenas nobody fills again. Two arenas
+    keep an idle session's share of the actors' memory about 10% smaller
+    (``benchmarks/sessions_load.py``, memory per idle session) at no measured
+    cost in throughput. Read when a process starts: the environment carries it to
+    the instance's processes, not to this one.
+    """
+    os.environ.setdefault("MALLOC_ARENA_MAX", MALLOC_ARENAS)
+
+
 _CLIENT_ATTEMPTS = 4
 
 
@@ -114,6 +134,7 @@ def init_ray(address: str | None, config: Config) -> bool:
     }
     if address is None:
         loopback_ray()
+        lean_malloc()
         kwargs.update(embedded_ray_options(config))
         if os.environ.get("RAY_AUTH_MODE", "").lower() == "disabled":
             log.warning(

@@ -304,9 +304,10 @@ def main() -> None:
 
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     from donecheck.actors.config import Config
-    from donecheck.actors.deploy import embedded_ray_options, loopback_ray
+    from donecheck.actors.deploy import embedded_ray_options, lean_malloc, loopback_ray
 
     loopback_ray()
+    lean_malloc()  # as DoneCheck.start() does
     ray.init(
         logging_level=logging.ERROR,
         log_to_driver=False,

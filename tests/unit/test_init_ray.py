@@ -38,6 +38,7 @@ def _fake_ray(monkeypatch: pytest.MonkeyPatch, *failures: Exception) -> list[dic
 
     monkeypatch.setattr(ray_constants, "ENABLE_RAY_CLUSTER", ray_constants.ENABLE_RAY_CLUSTER)
     monkeypatch.setenv("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "1")
+    monkeypatch.delenv("MALLOC_ARENA_MAX", raising=False)  # and what lean_malloc() sets
     return calls
 
 
@@ -51,11 +52,20 @@ def test_an_embedded_start_sets_the_workers_niceness(monkeypatch: pytest.MonkeyP
 
     assert os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] == "0"
     assert ray_constants.ENABLE_RAY_CLUSTER is False
+    assert os.environ["MALLOC_ARENA_MAX"] == "2"  # its processes keep two malloc arenas
+
+
+def test_a_malloc_arena_cap_the_user_set_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    _fake_ray(monkeypatch)
+    monkeypatch.setenv("MALLOC_ARENA_MAX", "8")
+    _init_ray(None, Config(num_cpus=2))
+    assert os.environ["MALLOC_ARENA_MAX"] == "8"
 
 
 def test_a_cluster_keeps_its_own_settings(monkeypatch: pytest.MonkeyPatch) -> None:
     calls = _fake_ray(monkeypatch)
     assert _init_ray("auto", Config()) is False
+    assert "MALLOC_ARENA_MAX" not in os.environ
     assert "_system_config" not in calls[0] and calls[0]["address"] == "auto"
 
 
