@@ -303,11 +303,14 @@ def main() -> None:
     import ray
 
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    from donecheck.actors import deploy as dc_deploy
     from donecheck.actors.config import Config
-    from donecheck.actors.deploy import embedded_ray_options, lean_malloc, loopback_ray
+    from donecheck.actors.deploy import embedded_ray_options, loopback_ray
 
     loopback_ray()
-    lean_malloc()  # as DoneCheck.start() does
+    lean_malloc = getattr(dc_deploy, "lean_malloc", None)  # absent in an earlier build
+    if lean_malloc is not None:
+        lean_malloc()  # as DoneCheck.start() does
     ray.init(
         logging_level=logging.ERROR,
         log_to_driver=False,
