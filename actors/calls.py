@@ -64,6 +64,7 @@ __all__ = [
     "append",
     "append_batched",
     "ask",
+    "ask_batched",
     "attach_materials",
     "first_done",
     "get",
@@ -183,6 +184,21 @@ def view(ledger: Any, request: ViewRequest) -> Ref:
 def ask(controller: Any, message: ControllerInbox) -> Ref:
     """Send a message to a session's controller shard."""
     return controller.handle.remote(message)
+
+
+async def ask_batched(controller: Any, message: ControllerInbox, timeout_s: float) -> Any:
+    """:func:`ask` from an event loop for a message the controller answers at once
+    (not a stop or a milestone, which wait for a review), sent with the ones other
+    sessions send the same shard meanwhile (see :mod:`~donecheck.actors.batching`)."""
+
+    async def send(messages: list[ControllerInbox]) -> list[Any]:
+        answers: list[Any] = await aget(
+            controller.handle_many.remote(messages), actor="controller", timeout_s=timeout_s
+        )
+        return answers
+
+    outbox: Batcher[ControllerInbox, Any] = batcher(("ask", controller), send)
+    return await outbox.submit(message)
 
 
 def attach_materials(

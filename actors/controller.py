@@ -174,6 +174,7 @@ class CompletionController:
         self._eager = config.preanalysis_at_open and bool(config.judge_base_url)
         self._stats = {
             "calls": 0,
+            "batched": 0,
             "reviews": 0,
             "duplicates": 0,
             "discarded": 0,
@@ -194,11 +195,28 @@ class CompletionController:
         self, msg: ControllerInbox
     ) -> ControllerAction | Ack | ReportCard | Verdict | NoVerdict:
         self._stats["calls"] += 1
+        return await self._handle(msg)
+
+    async def _handle(
+        self, msg: ControllerInbox
+    ) -> ControllerAction | Ack | ReportCard | Verdict | NoVerdict:
         await self._load(msg.session_id)
         try:
             return await self._dispatch(msg)
         finally:
             self._trim()
+
+    async def handle_many(self, messages: Sequence[ControllerInbox]) -> list[Any]:
+        """Several sessions' messages in one call (from a
+        :class:`~donecheck.actors.batching.Batcher`; never a stop, which waits for a
+        review): each handled as if it came alone, answered or failed on its own."""
+        self._stats["calls"] += 1
+        self._stats["batched"] += len(messages)
+        answers = await asyncio.gather(*(self._handle(m) for m in messages), return_exceptions=True)
+        for answer in answers:
+            if isinstance(answer, BaseException) and not isinstance(answer, Exception):
+                raise answer
+        return list(answers)
 
     async def _dispatch(
         self, msg: ControllerInbox

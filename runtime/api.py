@@ -214,10 +214,9 @@ class DoneCheck:
         opened, events, jobs = self._prepare(request, attachments, images, policy, session_id)
         controller = self.deployment.controller_for(opened.session_id)
         timeout = self.config.call_timeout_s
-        registered = calls.ask(controller, opened)
-        await asyncio.gather(  # the append batched with other sessions' (see batching)
+        await asyncio.gather(  # both batched with other sessions' (see actors/batching.py)
             calls.append_batched(self.deployment.ledger_for(opened.session_id), events, timeout),
-            calls.aget(registered, actor="controller", timeout_s=timeout),
+            calls.ask_batched(controller, opened, timeout),
         )
         if jobs:
             await calls.aget(

@@ -342,6 +342,11 @@ class _SessionBase:
             self._ledger, ViewRequest(session_id=self.session_id, since_seq=since_seq)
         )
 
+    async def _ask_async(self, msg: ControllerInbox) -> Any:
+        """A message the controller answers at once, batched with other sessions'."""
+        self._check_open()
+        return await calls.ask_batched(self._controller, msg, self._config.call_timeout_s)
+
     def _ask_ref(self, msg: ControllerInbox) -> Any:
         self._check_open()
         return calls.ask(self._controller, msg)
@@ -664,28 +669,26 @@ class AsyncSession(_SessionBase):
 
     async def new_user_input(self, text: str, *, request_id: str | None = None) -> str:
         event = self._new_input(text, request_id)
-        await asyncio.gather(
-            self._append_async([event]), self._wait(self._ask_ref(event), "controller")
-        )
+        await asyncio.gather(self._append_async([event]), self._ask_async(event))
         self.request_id = event.request_id
         return event.request_id
 
     async def cancel(self, reason: str = "cancelled by the user") -> Ack:
         cancel = Cancel(session_id=self.session_id, reason=reason, at=self._clock.now())
-        ack: Ack = await self._wait(self._ask_ref(cancel), "controller")
+        ack: Ack = await self._ask_async(cancel)
         return ack
 
     async def report(self, request_id: str | None = None) -> ReportCard:
         query = ReportQuery(session_id=self.session_id, request_id=request_id)
-        card: ReportCard = await self._wait(self._ask_ref(query), "controller")
+        card: ReportCard = await self._ask_async(query)
         return card
 
     async def opt_out(self, scope: str = "request") -> Ack:
-        ack: Ack = await self._wait(self._ask_ref(self._policy(False, scope)), "controller")
+        ack: Ack = await self._ask_async(self._policy(False, scope))
         return ack
 
     async def opt_in(self, scope: str = "request") -> Ack:
-        ack: Ack = await self._wait(self._ask_ref(self._policy(True, scope)), "controller")
+        ack: Ack = await self._ask_async(self._policy(True, scope))
         return ack
 
     async def record_main_calls(self, count: int = 1) -> None:
@@ -701,9 +704,7 @@ class AsyncSession(_SessionBase):
 
     async def close(self) -> ReportCard:
         closing = self._closing()
-        _, card = await asyncio.gather(
-            self._append_async([closing]), self._wait(self._ask_ref(closing), "controller")
-        )
+        _, card = await asyncio.gather(self._append_async([closing]), self._ask_async(closing))
         self._closed = True
         result: ReportCard = card
         return result

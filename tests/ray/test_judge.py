@@ -229,8 +229,9 @@ def _served(app: DoneCheck) -> dict[str, int]:
 def test_actor_calls_per_session_of_the_load_benchmark_shape(judged: DoneCheck) -> None:
     """The ``sessions_load`` session — open, three reads, a failing test run, a stop
     that steers, the fix, a stop that delivers, close — with a judge: 23 actor calls
-    alone (7 of them to the ledger and budget shards that carry other sessions'
-    messages too when sessions run at once), at most 12 per session with 48 at once."""
+    alone. The ledger's, the accountant's and the controller's short calls carry other
+    sessions' messages too when sessions run at once: at most 12 per session with 48
+    at once."""
     import asyncio
 
     from benchmarks.sessions_load import one_session
@@ -248,6 +249,7 @@ def test_actor_calls_per_session_of_the_load_benchmark_shape(judged: DoneCheck) 
     asyncio.run(many())
     after = _served(judged)
     per_session = {k: (after[k] - before.get(k, 0)) / 48 for k in after}
-    assert per_session["controller"] == 4 and per_session["reviewer"] == 3
+    # the two stops and the three reviewer calls are each session's own; the rest batch
+    assert 2 < per_session["controller"] < 4 and per_session["reviewer"] == 3
     print("calls per session with 48 at once:", per_session)
     assert sum(per_session.values()) <= 12, per_session
