@@ -36,17 +36,16 @@ def redact_url(url: str) -> str:
     )
 
 
-_ANY = re.compile(
-    "|".join(f"(?:{pattern.pattern.removeprefix('(?i)')})" for pattern, _ in _SECRETS), re.I
-)
-"""Any of them, or more (all ignore case): one pass finds out whether there is
-anything to mask — the prompt of every review goes through here, and almost none
-holds a secret."""
+_MARKERS = ("sk-", "rk-", "pk-", "bearer", "key", "token", "secret", "password", "://")
+"""A word each pattern above needs (in lower case): a text with none of them holds
+nothing to mask. Substring tests are ~10x cheaper than the patterns, and the
+prompt of every review goes through here — almost never with a secret."""
 
 
 def redact(text: str) -> str:
     """``text`` with API keys, bearer tokens, ``password=…`` values and URL passwords masked."""
-    if _ANY.search(text) is None:
+    lowered = text.lower()
+    if not any(marker in lowered for marker in _MARKERS):
         return text
     for pattern, replacement in _SECRETS:
         text = pattern.sub(replacement, text)

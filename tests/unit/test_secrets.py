@@ -80,7 +80,7 @@ _PIECES = st.sampled_from(
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(_PIECES, max_size=12).map("".join))
-def test_the_one_pass_precheck_never_changes_what_is_masked(text: str) -> None:
+def test_the_precheck_never_changes_what_is_masked(text: str) -> None:
     from donecheck.actors.redact import _SECRETS, redact
 
     expected = text
