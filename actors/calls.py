@@ -286,6 +286,8 @@ class RayReviewers(_Named):
     """The reviewer pool; a session always goes to the same reviewer (cache locality)."""
 
     kind = "reviewer"
+    reads_ledger = True
+    """Deployed reviewers hold the ledger shards (``ReviewRequest.from_ledger``)."""
 
     async def review(self, request: ReviewRequest) -> ReviewResult:
         data = await self._shard(request.session_id).review_packed.remote(encode(request))

@@ -629,6 +629,51 @@ class CompletionController:
         review_id = new_id("rv-")
         if session.materials:
             await asyncio.gather(*session.materials, return_exceptions=True)
+        request = ReviewRequest(
+            review_id=review_id,
+            session_id=task.session_id,
+            request_id=task.request_id,
+            request=task.request,
+            answer=answer,
+            answer_label=task.next_label,
+            round=task.rounds_used,
+            kind=kind,
+            tenant=session.policy.tenant,
+        )
+        if not getattr(self._reviewer, "reads_ledger", False):
+            return await self._review_with_view(session, request)
+        # the reviewer reads the evidence from the ledger itself — only what it has
+        # not seen — and returns how far it read and the progress key of it
+        started = self._clock.monotonic()
+        result = await self._ask_reviewer(msgspec.structs.replace(request, from_ledger=True))
+        self._timing["review_call_s"] += self._clock.monotonic() - started
+        session.seen_seq = result.ledger_seq  # None (a failed review): decide again
+        # a verdict without a key counts as progress: the round limit still ends it
+        return result, result.progress or f"unknown:{review_id}"
+
+    async def _ask_reviewer(self, request: ReviewRequest) -> ReviewResult:
+        """The reviewer's result; a timeout or a failure is a ``NoVerdict``."""
+        review_id = request.review_id
+        timeout = self._config.review_timeout_s
+        try:
+            return await asyncio.wait_for(self._reviewer.review(request), timeout)
+        except TimeoutError:
+            return NoVerdict(
+                review_id=review_id, reason=f"the review timed out after {timeout:g} s"
+            )
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # the reviewer actor died or raised
+            return NoVerdict(
+                review_id=review_id, reason=f"the review failed: {type(exc).__name__}: {exc}"
+            )
+
+    async def _review_with_view(
+        self, session: _Session, request: ReviewRequest
+    ) -> tuple[ReviewResult, str]:
+        """A review by a reviewer without a ledger (one used on its own): the
+        controller reads the session's ledger and sends it along."""
+        task = session.task
         started = self._clock.monotonic()
         # the ledger pairs the operations once (and keeps them): the progress key
         # below and the reviewer's facts both use its pairing
@@ -638,33 +683,13 @@ class CompletionController:
         session.seen_seq = view.last_seq
         viewed = self._clock.monotonic()
         self._timing["ledger_view_s"] += viewed - started
-        request = ReviewRequest(
-            review_id=review_id,
-            session_id=task.session_id,
-            request_id=task.request_id,
-            request=task.request,
-            answer=answer,
-            answer_label=task.next_label,
+        request = msgspec.structs.replace(
+            request,
             entries=view.entries,
             fingerprint=view.fingerprint,
-            round=task.rounds_used,
-            kind=kind,
-            tenant=session.policy.tenant,
             operations=view.operations,
         )
-        timeout = self._config.review_timeout_s
-        try:
-            result = await asyncio.wait_for(self._reviewer.review(request), timeout)
-        except TimeoutError:
-            result = NoVerdict(
-                review_id=review_id, reason=f"the review timed out after {timeout:g} s"
-            )
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:  # the reviewer actor died or raised
-            result = NoVerdict(
-                review_id=review_id, reason=f"the review failed: {type(exc).__name__}: {exc}"
-            )
+        result = await self._ask_reviewer(request)
         reviewed = self._clock.monotonic()
         self._timing["review_call_s"] += reviewed - viewed
         findings = result.findings if isinstance(result, Verdict) else ()

@@ -352,7 +352,13 @@ def deploy(config: Config, *, detached: bool, timeout_s: float = 120.0) -> Deplo
                 max_restarts=-1,
                 max_task_retries=2,
             )
-        ).remote(i, config=live, budget=RayBudgets(ns, live.budget_shards), settle_gc=True)
+        ).remote(
+            i,
+            config=live,
+            budget=RayBudgets(ns, live.budget_shards),
+            ledger=RayLedgers(ns, live.ledger_shards),
+            settle_gc=True,
+        )
         for i in range(live.reviewer_actors)
     )
     # Controller and accountant state is durable, and every message they take is

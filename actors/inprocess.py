@@ -243,7 +243,7 @@ def deploy_local(config: Config) -> Any:
             for i in range(config.budget_shards)
         ]
         reviewers = [
-            Reviewer(i, config=config, budget=LocalBudgets(budgets))
+            Reviewer(i, config=config, budget=LocalBudgets(budgets), ledger=LocalLedgers(ledgers))
             for i in range(config.reviewer_actors)
         ]
         controllers = [

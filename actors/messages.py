@@ -578,6 +578,10 @@ class ReviewRequest(Message, frozen=True, kw_only=True):
     operations: tuple[Operation, ...] | None = None
     """The operations of ``entries`` as the ledger computed them (the reviewer then
     does not pair them again); ``None``: the reviewer computes them."""
+    from_ledger: bool = False
+    """``entries``, ``operations`` and ``fingerprint`` are not sent: the reviewer reads
+    them from the session's ledger shard — only the entries it has not seen yet —
+    and says in its result up to which entry it read (``ledger_seq``)."""
 
 
 class Verdict(Message, frozen=True, kw_only=True):
@@ -603,6 +607,10 @@ class Verdict(Message, frozen=True, kw_only=True):
     """Why the configured judge could not be used for this review (the rules decided)."""
     runs: tuple[ReportedRun, ...] = ()
     """The task's latest check results, each with its origin (for the card)."""
+    ledger_seq: int | None = None
+    """For a ``from_ledger`` request: the last ledger entry the review read."""
+    progress: str | None = None
+    """For a ``from_ledger`` request: the loop's progress key of what it read."""
 
 
 class NoVerdict(Message, frozen=True, kw_only=True):
@@ -615,6 +623,8 @@ class NoVerdict(Message, frozen=True, kw_only=True):
     budget_denied: str | None = None
     usage: UsageSummary | None = None
     judge_errors: tuple[str, ...] = ()
+    ledger_seq: int | None = None
+    progress: str | None = None
 
 
 ReviewResult: TypeAlias = Verdict | NoVerdict

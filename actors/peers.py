@@ -100,6 +100,12 @@ class LocalReviewers:
     def __init__(self, reviewers: Sequence[ReviewerPort]) -> None:
         self.reviewers = list(reviewers)
 
+    @property
+    def reads_ledger(self) -> bool:
+        """Whether every reviewer reads a session's evidence from the ledger itself
+        (``ReviewRequest.from_ledger``); a reviewer used on its own does not."""
+        return all(getattr(r, "reads_ledger", False) for r in self.reviewers)
+
     async def review(self, request: ReviewRequest) -> ReviewResult:
         return await self._for(request).review(request)
 

@@ -56,11 +56,13 @@ from donecheck.actors.judge import (
     ProviderError,
     Usage,
 )
+from donecheck.actors.loop import progress_key
 from donecheck.actors.messages import (
     Acceptance,
     Ack,
     AuxKind,
     Deny,
+    LedgerEntry,
     NoVerdict,
     Reserve,
     ReviewRequest,
@@ -68,13 +70,19 @@ from donecheck.actors.messages import (
     UsageReport,
     UsageSummary,
     Verdict,
+    ViewRequest,
     encode,
     review_request_decoder,
 )
-from donecheck.actors.peers import BudgetPort, LocalBudgets
+from donecheck.actors.peers import BudgetPort, LedgerPort, LocalBudgets
 from donecheck.actors.process import process_facts
 from donecheck.actors.review.combine import combine, fallback, noted
-from donecheck.actors.review.evidence import fingerprint
+from donecheck.actors.review.evidence import (
+    feed_fingerprint,
+    fingerprint,
+    fingerprint_hasher,
+    snapshots,
+)
 from donecheck.actors.review.facts import Facts
 from donecheck.actors.review.preanalysis import (
     depends_on,
@@ -96,6 +104,11 @@ __all__ = ["Reviewer"]
 _T = TypeVar("_T")
 _ACCEPTANCE_CACHE = 10_000
 _LATENCIES = 4_096
+_MIRRORED_SESSIONS = 2_000
+_MIRRORED_ENTRIES = 1_000_000
+"""Bounds of the ledger entries kept for ``from_ledger`` reviews (sessions, and
+entries over all of them): past them the least recently reviewed go, and are read
+whole from the ledger at their next review."""
 
 
 class Reviewer:
@@ -105,12 +118,15 @@ class Reviewer:
         *,
         config: Config | None = None,
         budget: BudgetPort | None = None,
+        ledger: LedgerPort | None = None,
         provider: JudgeProvider | None = None,
         clock: Clock | None = None,
         settle_gc: bool = False,
     ) -> None:
         """Without ``budget`` an in-process accountant counts the aux calls; without
-        ``provider`` the configured judge route is called over HTTP. ``settle_gc``: set by
+        ``provider`` the configured judge route is called over HTTP. With ``ledger``
+        the reviewer takes ``from_ledger`` requests: it reads a session's evidence
+        from its ledger shard itself, only the entries it has not seen yet. ``settle_gc``: set by
         ``deploy`` in an actor's process (:func:`~donecheck.actors.process.settle_gc`)."""
         self.index = index
         self._config = config or Config()
@@ -127,6 +143,9 @@ class Reviewer:
         if provider is not None and route is None:
             self.route = JudgeRoute(base_url="http://127.0.0.1/", model="injected")
         self._budget = budget or LocalBudgets([BudgetAccountant(config=self._config)])
+        self._ledger = ledger
+        self._mirrors: OrderedDict[str, _Mirror] = OrderedDict()
+        """Each session's ledger entries read so far (``from_ledger``), seq order."""
         self._limit: asyncio.Semaphore | None = None
         self._cache: OrderedDict[str, Verdict] = OrderedDict()
         self._pending: dict[str, asyncio.Future[Any]] = {}
@@ -140,6 +159,8 @@ class Reviewer:
         self._stats = {
             "calls": 0,
             "reviews": 0,
+            "ledger_entries_read": 0,
+            "ledger_rereads": 0,
             "failures": 0,
             "cache_hits": 0,
             "coalesced": 0,
@@ -157,6 +178,62 @@ class Reviewer:
     def mode(self) -> str:
         return "rules" if self.route is None else "judge"
 
+    @property
+    def reads_ledger(self) -> bool:
+        """Whether this reviewer takes ``from_ledger`` requests (it has a ledger)."""
+        return self._ledger is not None
+
+    # --------------------------------------------------------------- evidence
+
+    async def _with_evidence(self, request: ReviewRequest) -> tuple[ReviewRequest, int]:
+        """A ``from_ledger`` request with its evidence: the session's entries — those
+        this reviewer has not seen yet read from its ledger shard, which pairs the
+        operations (keeping them as the log grows) — and the last seq read. The copy
+        is trusted only when its running fingerprint is the ledger's."""
+        if self._ledger is None:
+            raise ValueError("a from_ledger review needs a reviewer with a ledger")
+        session_id = request.session_id
+        for _ in range(2):
+            known = self._mirrors.get(session_id)
+            view = await self._ledger.view(
+                ViewRequest(
+                    session_id=session_id,
+                    since_seq=len(known.entries) if known is not None else 0,
+                    include=("entries", "operations"),
+                )
+            )
+            # another review of the session may have read on meanwhile: same copy
+            mirror = self._mirrors.get(session_id) or _Mirror()
+            mirror.extend(view.entries)
+            self._stats["ledger_entries_read"] += len(view.entries)
+            if len(mirror.entries) == view.last_seq and mirror.fingerprint() == view.fingerprint:
+                self._keep(session_id, mirror)
+                evidence = msgspec.structs.replace(
+                    request,
+                    entries=tuple(mirror.entries),
+                    operations=view.operations,
+                    fingerprint=view.fingerprint,
+                    from_ledger=False,
+                )
+                return evidence, view.last_seq
+            # not the ledger's prefix (dropped meanwhile, or another store under the
+            # same session id): forget the copy and read the whole log
+            self._stats["ledger_rereads"] += 1
+            self._mirrors.pop(session_id, None)
+        raise RuntimeError(f"the ledger of {session_id} kept changing while it was read")
+
+    def _keep(self, session_id: str, mirror: _Mirror) -> None:
+        """Keep a session's copy, within the bounds (least recently reviewed go)."""
+        self._mirrors.pop(session_id, None)
+        if len(mirror.entries) <= _MIRRORED_ENTRIES:  # else too big: read whole each time
+            self._mirrors[session_id] = mirror
+        total = sum(len(m.entries) for m in self._mirrors.values())
+        while self._mirrors and (
+            len(self._mirrors) > _MIRRORED_SESSIONS or total > _MIRRORED_ENTRIES
+        ):
+            _, dropped = self._mirrors.popitem(last=False)
+            total -= len(dropped.entries)
+
     # ----------------------------------------------------------------- review
 
     async def review(self, request: ReviewRequest) -> ReviewResult:
@@ -164,21 +241,19 @@ class Reviewer:
         self._in_flight += 1
         started = time.perf_counter()
         try:
-            ev = Facts.of(request)
-            rules = review_by_rules(request, ev)
-            if self._warning:
-                rules = msgspec.structs.replace(
-                    noted(rules, self._warning), judge_errors=(self._warning,)
-                )
-            if self.route is None:
-                return rules
-            # the controller's card needs the usage: it comes back with the verdict
-            self._usage_seen[request.session_id] = None
-            try:
-                result = await self._judged(request, ev, rules)
-            finally:
-                usage = self._usage_seen.pop(request.session_id, None)
-            return result if usage is None else msgspec.structs.replace(result, usage=usage)
+            read_to = None
+            if request.from_ledger:
+                request, read_to = await self._with_evidence(request)
+            result = await self._reviewed(request)
+            if read_to is None:
+                return result
+            findings = result.findings if isinstance(result, Verdict) else ()
+            progress = progress_key(
+                findings,
+                request.operations or (),
+                snapshots(request.entries, self._config.snapshot_max_targets)[0],
+            )
+            return msgspec.structs.replace(result, ledger_seq=read_to, progress=progress)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # a bug must become "could not verify", never a pass or a fix
@@ -192,6 +267,24 @@ class Reviewer:
             self._stats["reviews"] += 1
             if self.route is None:
                 self._latency_ms.append((time.perf_counter() - started) * 1000)
+
+    async def _reviewed(self, request: ReviewRequest) -> ReviewResult:
+        """The review of a request that carries its evidence."""
+        ev = Facts.of(request)
+        rules = review_by_rules(request, ev)
+        if self._warning:
+            rules = msgspec.structs.replace(
+                noted(rules, self._warning), judge_errors=(self._warning,)
+            )
+        if self.route is None:
+            return rules
+        # the controller's card needs the usage: it comes back with the verdict
+        self._usage_seen[request.session_id] = None
+        try:
+            result = await self._judged(request, ev, rules)
+        finally:
+            usage = self._usage_seen.pop(request.session_id, None)
+        return result if usage is None else msgspec.structs.replace(result, usage=usage)
 
     async def review_packed(self, data: bytes) -> bytes:
         """:meth:`review` of msgpack bytes, answered as bytes (a review request with
@@ -505,6 +598,26 @@ class Reviewer:
                 ),
             )
         return parsed
+
+
+class _Mirror:
+    """The ledger entries of one session a reviewer has read, in seq order, with
+    their running :func:`~.evidence.fingerprint` (checked against the ledger's)."""
+
+    __slots__ = ("entries", "hasher")
+
+    def __init__(self) -> None:
+        self.entries: list[LedgerEntry] = []
+        self.hasher = fingerprint_hasher()
+
+    def extend(self, entries: Sequence[LedgerEntry]) -> None:
+        for entry in entries:
+            if entry.seq == len(self.entries) + 1:  # the ledger's seqs are 1, 2, 3, …
+                self.entries.append(entry)
+                feed_fingerprint(self.hasher, entry)
+
+    def fingerprint(self) -> str:
+        return "fp:" + self.hasher.copy().hexdigest()
 
 
 class _Denied:

@@ -89,7 +89,8 @@ def make(
     controller = CompletionController(
         config=Config(**config),
         ledger=ledgers,
-        reviewer=reviewer or LocalReviewers([Reviewer()]),
+        # as deployed: the reviewer reads the ledger itself (from_ledger reviews)
+        reviewer=reviewer or LocalReviewers([Reviewer(ledger=ledgers)]),
         clock=clock,
     )
     return controller, ledgers, clock

@@ -128,7 +128,7 @@ class World:
         return CompletionController(
             config=Config(max_rounds=MAX_ROUNDS, round_window_s=300.0),
             ledger=self.ledgers,
-            reviewer=LocalReviewers([Reviewer()]),
+            reviewer=LocalReviewers([Reviewer(ledger=self.ledgers)]),  # as deployed
             store=self.store,
             clock=self.clock,
         )

@@ -1,0 +1,155 @@
+"""A reviewer that reads a session's evidence from its ledger shard itself
+(``ReviewRequest.from_ledger``): only the entries it has not seen cross, and the
+review is the one it gives the whole ledger."""
+
+from __future__ import annotations
+
+import asyncio
+
+import msgspec
+import pytest
+
+from donecheck.actors import reviewer as reviewer_module
+from donecheck.actors.ledger import EvidenceLedger
+from donecheck.actors.loop import progress_key
+from donecheck.actors.messages import (
+    NoVerdict,
+    ReviewRequest,
+    SessionOpened,
+    ToolCall,
+    ToolResult,
+    Verdict,
+    ViewRequest,
+)
+from donecheck.actors.peers import LocalLedgers
+from donecheck.actors.review.evidence import operations
+from donecheck.actors.reviewer import Reviewer
+
+CLAIM = "I fixed add() in calc.py and all the tests pass now."
+
+
+def session(ledgers: LocalLedgers, sid: str = "s") -> None:
+    asyncio.run(
+        ledgers.append(
+            [SessionOpened(session_id=sid, request_id="r", request="Fix add() so tests pass.")]
+        )
+    )
+
+
+def ran(ledgers: LocalLedgers, n: int, output: str, code: int, sid: str = "s") -> None:
+    asyncio.run(
+        ledgers.append(
+            [
+                ToolCall(
+                    session_id=sid,
+                    call_id=f"c{n}",
+                    name="bash",
+                    arguments={"command": "pytest -q"},
+                    event_id=f"call-{n}",
+                ),
+                ToolResult(
+                    session_id=sid,
+                    call_id=f"c{n}",
+                    exit_code=code,
+                    output=output,
+                    event_id=f"result-{n}",
+                ),
+            ]
+        )
+    )
+
+
+def asked(sid: str = "s") -> ReviewRequest:
+    return ReviewRequest(
+        review_id="rv",
+        session_id=sid,
+        request_id="r",
+        request="Fix add() so tests pass.",
+        answer=CLAIM,
+        from_ledger=True,
+    )
+
+
+def whole(ledgers: LocalLedgers, sid: str = "s") -> ReviewRequest:
+    entries = asyncio.run(ledgers.view(ViewRequest(session_id=sid))).entries
+    return msgspec.structs.replace(asked(sid), entries=entries, from_ledger=False)
+
+
+def same(a: object, b: object) -> bool:
+    assert isinstance(a, Verdict) and isinstance(b, Verdict)
+    return (a.decision, a.findings, a.cited) == (b.decision, b.findings, b.cited)
+
+
+def test_each_review_reads_only_the_new_entries_and_decides_as_on_the_whole_ledger() -> None:
+    ledgers = LocalLedgers([EvidenceLedger()])
+    reader, plain = Reviewer(ledger=ledgers), Reviewer()
+    session(ledgers)
+    ran(ledgers, 1, "FAILED test_add\n1 failed in 0.1s", 1)
+    first = asyncio.run(reader.review(asked()))
+    assert isinstance(first, Verdict) and first.decision == "need_fix"
+    assert first.ledger_seq == 3 and reader.statistics()["ledger_entries_read"] == 3
+    assert same(first, asyncio.run(plain.review(whole(ledgers))))
+    entries = whole(ledgers).entries
+    assert first.progress == progress_key(first.findings, operations(entries))
+
+    ran(ledgers, 2, "3 passed in 0.1s", 0)
+    second = asyncio.run(reader.review(asked()))
+    assert isinstance(second, Verdict) and second.ledger_seq == 5
+    assert reader.statistics()["ledger_entries_read"] == 5  # 3 + the 2 new ones
+    assert same(second, asyncio.run(plain.review(whole(ledgers))))
+    assert second.progress != first.progress
+
+
+def test_concurrent_reviews_of_a_session_never_double_an_entry() -> None:
+    ledgers = LocalLedgers([EvidenceLedger()])
+    reader = Reviewer(ledger=ledgers)
+    session(ledgers)
+    for n in range(5):
+        ran(ledgers, n, "1 failed", 1)
+
+    async def both() -> list[object]:
+        return list(await asyncio.gather(*(reader.review(asked()) for _ in range(4))))
+
+    results = asyncio.run(both())
+    assert all(isinstance(r, Verdict) and r.ledger_seq == 11 for r in results)
+    assert [e.seq for e in reader._mirrors["s"].entries] == list(range(1, 12))
+
+
+def test_a_reviewer_that_lost_its_copy_reads_the_whole_ledger_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(reviewer_module, "_MIRRORED_SESSIONS", 2)
+    ledgers = LocalLedgers([EvidenceLedger()])
+    reader = Reviewer(ledger=ledgers)
+    for sid in ("a", "b", "c"):
+        session(ledgers, sid)
+        ran(ledgers, 1, "1 failed", 1, sid)
+        asyncio.run(reader.review(asked(sid)))
+    assert list(reader._mirrors) == ["b", "c"]  # "a" was the least recently reviewed
+    ran(ledgers, 2, "1 failed", 1, "a")
+    again = asyncio.run(reader.review(asked("a")))
+    assert isinstance(again, Verdict) and again.ledger_seq == 5
+    assert [e.seq for e in reader._mirrors["a"].entries] == [1, 2, 3, 4, 5]
+
+
+def test_a_copy_longer_than_the_ledger_is_dropped_not_trusted() -> None:
+    """Another store under the same session id (the ledger was reset): the reviewer's
+    copy is not a prefix of it any more and is read whole again."""
+    ledgers = LocalLedgers([EvidenceLedger()])
+    reader = Reviewer(ledger=ledgers)
+    session(ledgers)
+    ran(ledgers, 1, "3 passed", 0)
+    asyncio.run(reader.review(asked()))
+    ledgers.ledgers[0] = EvidenceLedger()  # a new, empty ledger
+    session(ledgers)
+    ran(ledgers, 1, "FAILED test_add\n1 failed", 1)
+    ran(ledgers, 2, "FAILED test_add\n1 failed", 1)
+    result = asyncio.run(reader.review(asked()))
+    assert isinstance(result, Verdict) and result.decision == "need_fix"
+    assert result.ledger_seq == 5 and reader.statistics()["ledger_rereads"] == 1
+    assert reader._mirrors["s"].entries == list(whole(ledgers).entries)
+
+
+def test_without_a_ledger_a_from_ledger_request_is_unverified_never_a_pass() -> None:
+    result = asyncio.run(Reviewer().review(asked()))
+    assert isinstance(result, NoVerdict) and "ledger" in result.reason
