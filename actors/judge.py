@@ -7,11 +7,13 @@ back to rules-only with a warning.
 
 :class:`JudgeProvider` is the whole interface a reviewer needs: one
 ``generate``. :class:`OpenAIProvider` implements it over ``POST
-{base_url}/chat/completions`` with one ``httpx.AsyncClient``:
+{base_url}/chat/completions`` with one ``aiohttp.ClientSession`` (a sixth of the
+CPU per call that httpx took here: the judge client was the reviewer's largest
+cost under load, ``benchmarks/RESULTS.md``):
 
 * one overall deadline per call (150 s by default) around every attempt and
   every back-off — it holds when a server keeps a connection alive by dripping
-  bytes, which defeats httpx's per-read timeouts;
+  bytes, which defeats per-read timeouts;
 * retries on 408, 409, 429, 5xx, a malformed or cut-off answer, and connection
   errors, with exponential back-off or the server's ``Retry-After`` (capped), at
   most 3 attempts; never on other 4xx;
@@ -39,7 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
-import httpx
+import aiohttp
 
 from donecheck.actors.bounds import nesting_exceeds
 from donecheck.actors.config import Config
@@ -56,7 +58,6 @@ __all__ = [
     "JudgeRoute",
     "OpenAIProvider",
     "ProviderError",
-    "SpreadTransport",
     "Usage",
     "chat_text",
     "is_loopback",
@@ -297,88 +298,6 @@ def chat_text(messages: Sequence[ChatMessage]) -> str:
     return "\n".join(parts)
 
 
-class _Counted(httpx.AsyncByteStream):
-    """A response body that tells its pool when it is done with the connection."""
-
-    def __init__(self, stream: httpx.AsyncByteStream, done: Callable[[], None]) -> None:
-        self._stream = stream
-        self._done: Callable[[], None] | None = done
-
-    async def __aiter__(self) -> AsyncIterator[bytes]:
-        async for chunk in self._stream:
-            yield chunk
-
-    async def aclose(self) -> None:
-        try:
-            await self._stream.aclose()
-        finally:
-            if self._done is not None:
-                self._done()
-                self._done = None
-
-
-class SpreadTransport(httpx.AsyncBaseTransport):
-    """One client's requests spread over many tiny connection pools.
-
-    httpcore's pool scans all of its connections on every request it assigns
-    (encode/httpx#3215), so one pool of 1,000 connections spends its time
-    scanning: a bare ``httpx.AsyncClient`` manages ~35 requests/s at 1,000 in
-    flight on this project's benchmark machine. Here each pool holds
-    ``per_pool`` connections (1 measured best), a free list finds an idle one in
-    O(1), and pools are made as concurrency grows, up to ``max_connections``.
-    """
-
-    def __init__(self, max_connections: int = 1_024, per_pool: int = 1) -> None:
-        self._size = max(1, min(per_pool, max_connections))
-        self._count = max(1, -(-max_connections // self._size))
-        self._ssl = httpx.create_ssl_context()  # made once: each pool would load the CA file
-        self._pools: list[httpx.AsyncHTTPTransport] = []
-        self._busy: list[int] = []
-        self._free: list[int] = []
-        self._turn = -1
-
-    def _pick(self) -> int:
-        while self._free:
-            index = self._free.pop()
-            if self._busy[index] < self._size:
-                return index
-        if len(self._pools) < self._count:
-            limits = httpx.Limits(max_connections=self._size, max_keepalive_connections=self._size)
-            self._pools.append(httpx.AsyncHTTPTransport(verify=self._ssl, limits=limits))
-            self._busy.append(0)
-            return len(self._pools) - 1
-        self._turn = (self._turn + 1) % len(self._pools)  # all full: queue in turn
-        return self._turn
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        index = self._pick()
-        self._busy[index] += 1
-        if self._busy[index] < self._size:
-            self._free.append(index)
-
-        def done() -> None:
-            self._busy[index] -= 1
-            if self._busy[index] == self._size - 1:
-                self._free.append(index)
-
-        try:
-            response = await self._pools[index].handle_async_request(request)
-        except BaseException:
-            done()
-            raise
-        assert isinstance(response.stream, httpx.AsyncByteStream)
-        return httpx.Response(
-            status_code=response.status_code,
-            headers=response.headers,
-            stream=_Counted(response.stream, done),
-            extensions=response.extensions,
-        )
-
-    async def aclose(self) -> None:
-        for pool in self._pools:
-            await pool.aclose()
-
-
 class _AttemptFailed(Exception):
     def __init__(
         self,
@@ -398,25 +317,34 @@ class _AttemptFailed(Exception):
         self.usage = Usage()
 
 
-def transport_problem(exc: httpx.TransportError, url: str) -> str:
+def transport_problem(exc: BaseException, url: str) -> str:
     """What went wrong on the wire, in words: connection refused, no such host, TLS …"""
     where = redact(url)
     chain: list[BaseException] = []
     cause: BaseException | None = exc
     while cause is not None and len(chain) < 8:
         chain.append(cause)
+        os_error = getattr(cause, "os_error", None)  # aiohttp's connector errors
+        if isinstance(os_error, BaseException):
+            chain.append(os_error)
         cause = cause.__cause__ or cause.__context__
-    if any(isinstance(c, ConnectionRefusedError) for c in chain) or (
-        isinstance(exc, httpx.ConnectError) and "connection attempts failed" in str(exc)
-    ):
+    if any(isinstance(c, ConnectionRefusedError) for c in chain):
         return f"cannot reach {where}: connection refused (nothing is listening there)"
     if any(isinstance(c, socket.gaierror) for c in chain):
         return f"cannot reach {where}: the host name does not resolve (DNS)"
-    if any(isinstance(c, ssl.SSLError) for c in chain):
+    if any(isinstance(c, ssl.SSLError | ssl.CertificateError) for c in chain) or isinstance(
+        exc, aiohttp.ClientSSLError
+    ):
         return f"cannot reach {where}: the TLS handshake failed ({redact(str(exc))})"
-    if isinstance(exc, httpx.ConnectTimeout):
+    if isinstance(exc, aiohttp.ConnectionTimeoutError):
         return f"cannot reach {where}: the connection timed out"
     return f"{type(exc).__name__} from {where}: {redact(str(exc)) or 'connection error'}"
+
+
+def _never_sent(exc: BaseException) -> bool:
+    """Whether a failed request cannot have reached the server (refused, no such
+    host, a failed TLS handshake, a connect timeout): such an attempt owes nothing."""
+    return isinstance(exc, aiohttp.ClientConnectorError | aiohttp.ConnectionTimeoutError)
 
 
 def retry_after(value: str | None, now: float | None = None) -> float | None:
@@ -440,15 +368,14 @@ def retry_after(value: str | None, now: float | None = None) -> float | None:
 class OpenAIProvider:
     """:class:`JudgeProvider` over an OpenAI-compatible chat-completions endpoint.
 
-    Create one per reviewer actor (it owns one ``httpx.AsyncClient``) and close it
-    with :meth:`aclose`.
+    Create one per reviewer actor (it owns one ``aiohttp.ClientSession``, made in
+    the event loop of its first call) and close it with :meth:`aclose`.
     """
 
     def __init__(
         self,
         route: JudgeRoute,
         *,
-        client: httpx.AsyncClient | None = None,
         max_connections: int = 1_024,
         max_attempts: int = MAX_ATTEMPTS,
         backoff_s: float = 0.5,
@@ -466,22 +393,33 @@ class OpenAIProvider:
         self._retry_after_cap_s = retry_after_cap_s
         self._max_answer_bytes = max_answer_bytes
         self._sleep = sleep
-        headers = {"content-type": "application/json", "user-agent": "donecheck-judge"}
+        self._headers = {
+            "content-type": "application/json",
+            "user-agent": "donecheck-judge",
+            "accept-encoding": "identity",  # nothing to inflate past the byte cap
+        }
         if route.api_key:
-            headers["authorization"] = f"Bearer {route.api_key}"
-        self._client = client or httpx.AsyncClient(
-            headers=headers,
-            timeout=httpx.Timeout(30.0, read=None, pool=None),
-            transport=SpreadTransport(max_connections),
-            # Proxies from the environment must not capture loopback test traffic.
-            trust_env=route.allow_remote,
-            follow_redirects=False,
-        )
-        if client is not None:
-            client.headers.update(headers)
+            self._headers["authorization"] = f"Bearer {route.api_key}"
+        self._max_connections = max(1, max_connections)
+        self._session: aiohttp.ClientSession | None = None
+
+    def _client(self) -> aiohttp.ClientSession:
+        if self._session is None or self._session.closed:
+            self._session = aiohttp.ClientSession(
+                headers=self._headers,
+                connector=aiohttp.TCPConnector(
+                    limit=self._max_connections, limit_per_host=self._max_connections
+                ),
+                # the call's deadline bounds the rest (see generate)
+                timeout=aiohttp.ClientTimeout(total=None, sock_connect=30.0),
+                # Proxies from the environment must not capture loopback test traffic.
+                trust_env=self.route.allow_remote,
+            )
+        return self._session
 
     async def aclose(self) -> None:
-        await self._client.aclose()
+        if self._session is not None:
+            await self._session.close()
 
     def _body(self, messages: Sequence[ChatMessage], max_tokens: int) -> dict[str, Any]:
         body: dict[str, Any] = {
@@ -561,15 +499,15 @@ class OpenAIProvider:
 
     async def _attempt(self, body: bytes) -> tuple[str, Usage, str, str | None]:
         try:
-            async with self._client.stream("POST", self._url, content=body) as response:
-                status = response.status_code
+            async with self._client().post(self._url, data=body, allow_redirects=False) as response:
+                status = response.status
                 if status != 200:  # only the start of an error body is read, however long
                     head, _ = await _read_capped(response, _ERROR_BODY_BYTES)
                     detail = head[:300].decode("utf-8", "replace")
                     retry = status in RETRY_STATUSES or status >= 500
                     wait = retry_after(response.headers.get("retry-after")) if retry else None
                     raise _AttemptFailed(
-                        f"HTTP {status}: {redact(detail.strip()) or response.reason_phrase}",
+                        f"HTTP {status}: {redact(detail.strip()) or response.reason or ''}",
                         status=status,
                         retry=retry,
                         wait_s=wait,
@@ -583,13 +521,13 @@ class OpenAIProvider:
                         status=None,
                         retry=False,
                     )
-        except httpx.TransportError as exc:  # connect, read, write, a cut stream
+        except (aiohttp.ClientError, aiohttp.ConnectionTimeoutError) as exc:
+            # connect, read, write, a cut stream
             raise _AttemptFailed(
                 transport_problem(exc, self._url),
                 status=None,
                 retry=True,
-                # nothing reached the server: refused, no such host, a failed TLS handshake
-                sent=not isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout),
+                sent=not _never_sent(exc),
             ) from None
         return self._read_json(raw)
 
@@ -616,7 +554,9 @@ class OpenAIProvider:
             raise failed from None
         return text, usage_from(data.get("usage")), str(data.get("model", "")), _finish(choice)
 
-    async def _read_stream(self, response: httpx.Response) -> tuple[str, Usage, str, str | None]:
+    async def _read_stream(
+        self, response: aiohttp.ClientResponse
+    ) -> tuple[str, Usage, str, str | None]:
         parts: list[str] = []
         usage = Usage()
         model = ""
@@ -645,7 +585,7 @@ class OpenAIProvider:
                     delta = choice.get("delta") or {}
                     parts.append(_content(delta.get("content")))
                     finish = _finish(choice) or finish
-        except httpx.TransportError as exc:
+        except aiohttp.ClientError as exc:
             failed = _AttemptFailed(
                 f"the stream was cut: {type(exc).__name__}", status=None, retry=True
             )
@@ -664,26 +604,28 @@ _ERROR_BODY_BYTES = 4_096
 _ANSWER_DEPTH = 64
 
 
-async def _read_capped(response: httpx.Response, limit: int) -> tuple[bytes, bool]:
+async def _read_capped(response: aiohttp.ClientResponse, limit: int) -> tuple[bytes, bool]:
     """At most ``limit`` bytes of the body, and whether that was all of it; the
-    rest is never read (the connection is closed with the response)."""
+    rest is never read (the connection is closed, not kept for another call)."""
     chunks: list[bytes] = []
     size = 0
-    async for chunk in response.aiter_bytes():
+    async for chunk in response.content.iter_any():
         chunks.append(chunk)
         size += len(chunk)
         if size > limit:
+            response.close()
             return b"".join(chunks)[:limit], False
     return b"".join(chunks), True
 
 
-async def _capped_lines(response: httpx.Response, limit: int) -> AsyncIterator[str]:
+async def _capped_lines(response: aiohttp.ClientResponse, limit: int) -> AsyncIterator[str]:
     """A streamed answer's lines; past ``limit`` bytes in all the call fails."""
     size = 0
     pending = bytearray()
-    async for chunk in response.aiter_bytes():
+    async for chunk in response.content.iter_any():
         size += len(chunk)
         if size > limit:
+            response.close()
             raise _AttemptFailed(
                 f"the streamed answer is over the {limit} byte limit; not read",
                 status=None,

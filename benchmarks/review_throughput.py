@@ -13,11 +13,10 @@ Figures (one JSON line each, see ``_common.emit``):
 * ``bare_httpx`` — the peer: one asyncio loop with one ``httpx.AsyncClient``
   making the same provider calls (the same prompt bytes) from one process, the
   practical limit on this machine. ``ratio_vs_bare`` = DoneCheck's reviews/s ÷
-  this. A plain client's pool scans every connection per request
+  this. A plain httpx client's pool scans every connection per request
   (encode/httpx#3215), which caps it at high concurrency, so a second peer,
-  ``bare_httpx_spread``, runs the same loop over DoneCheck's
-  :class:`~donecheck.actors.judge.SpreadTransport`: the loop's ceiling once that
-  is fixed, for comparison only.
+  ``bare_aiohttp``, runs the same loop on one ``aiohttp.ClientSession`` (the
+  client DoneCheck's judge calls use): the loop's ceiling, for comparison only.
 
 Every review is a distinct session (no verdict cache hits) and carries its
 acceptance items, as a controller's review does once pre-analysis is cached
@@ -161,29 +160,33 @@ def start_judge(latency: float, script: Path | None = None) -> tuple[subprocess.
 
 
 async def bare_loop(
-    url: str, bodies: list[bytes], concurrency: int, spread: bool
+    url: str, bodies: list[bytes], concurrency: int, client: str
 ) -> tuple[float, list[float]]:
+    """The same provider calls from one loop on one ``httpx`` or ``aiohttp`` client."""
+    import aiohttp
     import httpx
 
-    from donecheck.actors.judge import SpreadTransport
-
+    headers = {"content-type": "application/json"}
+    latencies: list[float] = []
+    limit = asyncio.Semaphore(concurrency)
     limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
-    options: dict[str, Any] = (
-        {"transport": SpreadTransport(concurrency)} if spread else {"limits": limits}
-    )
-    async with httpx.AsyncClient(timeout=60, trust_env=False, **options) as client:
-        latencies: list[float] = []
-        limit = asyncio.Semaphore(concurrency)
+    async with (
+        httpx.AsyncClient(timeout=60, trust_env=False, limits=limits) as hx,
+        aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=concurrency)) as ah,
+    ):
+
+        async def post(body: bytes) -> bytes:
+            if client == "httpx":
+                return (
+                    await hx.post(url + "/chat/completions", content=body, headers=headers)
+                ).content
+            async with ah.post(url + "/chat/completions", data=body, headers=headers) as answer:
+                return await answer.read()
 
         async def one(body: bytes) -> None:
             async with limit:
                 started = time.perf_counter()
-                response = await client.post(
-                    url + "/chat/completions",
-                    content=body,
-                    headers={"content-type": "application/json"},
-                )
-                json.loads(response.content)["choices"][0]["message"]["content"]
+                json.loads(await post(body))["choices"][0]["message"]["content"]
                 latencies.append(time.perf_counter() - started)
 
         await asyncio.gather(*(one(b) for b in bodies[:concurrency]))  # open the connections
@@ -236,8 +239,8 @@ def bench_judge(n_events: int, latency: float, levels: list[int], reviewers: int
                         "max_tokens": 8192,
                     }
                     bodies.append(json.dumps(body, ensure_ascii=False).encode())
-                bare_wall, bare_lat = asyncio.run(bare_loop(url, bodies, level, spread=False))
-                spread_wall, _ = asyncio.run(bare_loop(url, bodies, level, spread=True))
+                bare_wall, bare_lat = asyncio.run(bare_loop(url, bodies, level, "httpx"))
+                aiohttp_wall, _ = asyncio.run(bare_loop(url, bodies, level, "aiohttp"))
                 dc_wall, dc_lat = asyncio.run(_drive(pool.review, requests, level))
                 if round_no == 1:
                     continue  # warm-up: connections, imports, actor code paths
@@ -253,7 +256,7 @@ def bench_judge(n_events: int, latency: float, levels: list[int], reviewers: int
                 }
                 emit("judge_review", "reviews_per_s", dc_rate, "1/s", **params)
                 emit("bare_httpx", "calls_per_s", bare_rate, "1/s", **params)
-                emit("bare_httpx_spread", "calls_per_s", count / spread_wall, "1/s", **params)
+                emit("bare_aiohttp", "calls_per_s", count / aiohttp_wall, "1/s", **params)
                 emit(
                     "judge_review", "ratio_vs_bare", dc_rate / bare_rate, "x", target=0.7, **params
                 )

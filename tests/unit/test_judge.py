@@ -335,3 +335,34 @@ def test_an_answer_nested_too_deeply_is_refused_before_decoding() -> None:
     result, _ = call([Reply(body=deep)] * 5, sleeps=Sleeps())
     assert isinstance(result, ProviderError)
     assert "nested deeper than 64 levels" in result.attempts[0].error
+
+
+def test_nothing_listening_is_named_and_every_attempt_owes_nothing() -> None:
+    """A refused connection never reached the provider: each attempt says so (the
+    accountant charges it nothing) and the error names the cause."""
+    import socket
+
+    with socket.socket() as probe:  # a port nothing listens on (bound, then closed)
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+
+    async def go() -> ProviderError:
+        provider = OpenAIProvider(
+            JudgeRoute(base_url=f"http://127.0.0.1:{port}/v1", model="judge"), sleep=Sleeps()
+        )
+        try:
+            with pytest.raises(ProviderError) as caught:
+                await provider.generate(MESSAGES, max_tokens=10, deadline_s=10)
+            return caught.value
+        finally:
+            await provider.aclose()
+
+    error = asyncio.run(go())
+    assert "connection refused (nothing is listening there)" in str(error)
+    assert len(error.attempts) == 3 and not any(a.sent for a in error.attempts)
+
+
+def test_a_connection_the_server_drops_mid_answer_is_retried_and_may_have_cost() -> None:
+    result, _ = call([Reply(content="cut", stream=True, cut_after=1), Reply(content="fine")])
+    assert isinstance(result, Generation) and result.text == "fine"
+    assert [a.sent for a in result.attempts] == [True, True]
