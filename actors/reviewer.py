@@ -145,6 +145,8 @@ class Reviewer:
         self._budget = budget or LocalBudgets([BudgetAccountant(config=self._config)])
         self._ledger = ledger
         self._mirrors: OrderedDict[str, _Mirror] = OrderedDict()
+        self._mirrored = 0
+        """Entries the kept copies held when last kept (their sum: the bound's count)."""
         """Each session's ledger entries read so far (``from_ledger``), seq order."""
         self._limit: asyncio.Semaphore | None = None
         self._cache: OrderedDict[str, Verdict] = OrderedDict()
@@ -219,20 +221,26 @@ class Reviewer:
             # not the ledger's prefix (dropped meanwhile, or another store under the
             # same session id): forget the copy and read the whole log
             self._stats["ledger_rereads"] += 1
-            self._mirrors.pop(session_id, None)
+            dropped = self._mirrors.pop(session_id, None)
+            if dropped is not None:
+                self._mirrored -= dropped.counted
         raise RuntimeError(f"the ledger of {session_id} kept changing while it was read")
 
     def _keep(self, session_id: str, mirror: _Mirror) -> None:
         """Keep a session's copy, within the bounds (least recently reviewed go)."""
-        self._mirrors.pop(session_id, None)
+        known = self._mirrors.pop(session_id, None)
+        if known is not None:
+            self._mirrored -= known.counted
+        mirror.counted = 0
         if len(mirror.entries) <= _MIRRORED_ENTRIES:  # else too big: read whole each time
             self._mirrors[session_id] = mirror
-        total = sum(len(m.entries) for m in self._mirrors.values())
+            mirror.counted = len(mirror.entries)
+            self._mirrored += mirror.counted
         while self._mirrors and (
-            len(self._mirrors) > _MIRRORED_SESSIONS or total > _MIRRORED_ENTRIES
+            len(self._mirrors) > _MIRRORED_SESSIONS or self._mirrored > _MIRRORED_ENTRIES
         ):
             _, dropped = self._mirrors.popitem(last=False)
-            total -= len(dropped.entries)
+            self._mirrored -= dropped.counted
 
     # ----------------------------------------------------------------- review
 
@@ -338,6 +346,8 @@ class Reviewer:
             "in_flight": self._in_flight,
             "queued": self._queued,
             "cached_verdicts": len(self._cache),
+            "mirrored_sessions": len(self._mirrors),
+            "mirrored_entries": self._mirrored,
             **self._stats,
             "rules_review_ms_p50": pct(0.50),
             "rules_review_ms_p99": pct(0.99),
@@ -604,11 +614,13 @@ class _Mirror:
     """The ledger entries of one session a reviewer has read, in seq order, with
     their running :func:`~.evidence.fingerprint` (checked against the ledger's)."""
 
-    __slots__ = ("entries", "hasher")
+    __slots__ = ("counted", "entries", "hasher")
 
     def __init__(self) -> None:
         self.entries: list[LedgerEntry] = []
         self.hasher = fingerprint_hasher()
+        self.counted = 0
+        """How many of ``entries`` the reviewer's total counts."""
 
     def extend(self, entries: Sequence[LedgerEntry]) -> None:
         for entry in entries:

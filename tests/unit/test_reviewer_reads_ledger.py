@@ -153,3 +153,22 @@ def test_a_copy_longer_than_the_ledger_is_dropped_not_trusted() -> None:
 def test_without_a_ledger_a_from_ledger_request_is_unverified_never_a_pass() -> None:
     result = asyncio.run(Reviewer().review(asked()))
     assert isinstance(result, NoVerdict) and "ledger" in result.reason
+
+
+def test_the_copies_stay_within_their_bounds_and_their_count_is_exact(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(reviewer_module, "_MIRRORED_SESSIONS", 4)
+    monkeypatch.setattr(reviewer_module, "_MIRRORED_ENTRIES", 12)
+    ledgers = LocalLedgers([EvidenceLedger()])
+    reader = Reviewer(ledger=ledgers)
+    for sid in "abcdef":
+        session(ledgers, sid)
+    for n, sid in enumerate("abcabdaeffedcba"):
+        ran(ledgers, n, "1 failed", 1, sid)
+        result = asyncio.run(reader.review(asked(sid)))
+        assert isinstance(result, Verdict) and result.decision == "need_fix"
+        held = sum(len(m.entries) for m in reader._mirrors.values())
+        assert reader.statistics()["mirrored_entries"] == held <= 12
+        assert len(reader._mirrors) <= 4
+        assert result.ledger_seq == len(whole(ledgers, sid).entries)
