@@ -10,6 +10,9 @@ the pure :func:`~donecheck.actors.loop.next_action`.
 * ``Cancel`` and a new user input bump the session's generation and cancel an
   in-flight review; a late result for an old generation is discarded.
 * A review that fails or times out gives ``Report(unverified)`` — no loop, no pass.
+* The events it takes — ``SessionOpened``, ``UserInput``, ``SessionClosed`` — it
+  records in the session's ledger itself before acting on them: each event is
+  sent once, to its one owner (a host never sends them to the ledger).
 * State is durable when a store is given: every change to a session (its task,
   rounds, chain, policy, the last action) is committed before the reply, and a
   restarted controller reloads a session the first time it is touched — a
@@ -227,6 +230,8 @@ class CompletionController:
             case SessionOpened():
                 return await self._open(msg)
             case UserInput():
+                self._get(msg.session_id)  # a known, open session's input only
+                await self._ledger.append([msg])  # the controller records it (its owner)
                 return await self._saved(msg.session_id, self._new_input(msg))
             case Cancel():
                 return await self._saved(msg.session_id, self._cancel(msg))
@@ -241,6 +246,7 @@ class CompletionController:
                 session = self._get(msg.session_id, closed_ok=True)
                 if session.closed:  # closed already (a retried message)
                     return card
+                await self._ledger.append([msg])  # the controller records it (its owner)
                 self._invalidate(session)
                 session.closed = True
                 await self._save(msg.session_id, session)
@@ -403,6 +409,10 @@ class CompletionController:
         if known is not None:
             if not known.closed:
                 self._sessions[msg.session_id] = known
+            return Ack(session_id=msg.session_id, detail="already open")
+        # the controller records the opening (its owner): durable before the task is
+        await self._ledger.append([msg])
+        if msg.session_id in self._sessions:  # the same opening, sent again meanwhile
             return Ack(session_id=msg.session_id, detail="already open")
         session = self._sessions[msg.session_id] = _Session(
             policy=msg.policy,

@@ -7,8 +7,7 @@
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from donecheck.actors import calls
@@ -111,7 +110,8 @@ class DoneCheck:
         policy: Policy | None,
         session_id: str | None,
     ) -> tuple[SessionOpened, list[LedgerEvent], list[tuple[str, str, Any]]]:
-        """The opening message, failed materials to record now, and parse jobs."""
+        """The opening message (the controller records it), the materials too large to
+        parse (the host records them after it), and the parse jobs."""
         config = self.config
         session_id = session_id or new_id("s-")
         loaded_files = [
@@ -138,7 +138,7 @@ class DoneCheck:
             at=self.clock.now(),
             event_id=new_id("ev-"),
         )
-        now_events: list[LedgerEvent] = [opened]
+        now_events: list[LedgerEvent] = []
         jobs: list[tuple[str, str, Any]] = []
         roles: list[tuple[Loaded, ImageRole | None]] = [(f, None) for f in loaded_files]
         roles += [(f, "reference") for f in loaded_images]
@@ -162,19 +162,6 @@ class DoneCheck:
     def _too_large(self, item: Loaded) -> Material:
         return too_large_material(item, self.config.max_attachment_bytes)
 
-    def _send(
-        self, opened: SessionOpened, events: list[LedgerEvent], jobs: list[tuple[str, str, Any]]
-    ) -> tuple[SessionOpened, list[calls.Ref], Callable[[], calls.Ref] | None]:
-        """Send the opening to the session's ledger and controller shards. Returns the
-        two calls' refs and, when attachments are being parsed, the call that hands
-        them to the controller (made once the controller knows the session)."""
-        ledger = self.deployment.ledger_for(opened.session_id)
-        controller = self.deployment.controller_for(opened.session_id)
-        refs = [calls.append(ledger, events), calls.ask(controller, opened)]
-        if not jobs:
-            return opened, refs, None
-        return opened, refs, lambda: calls.attach_materials(controller, opened.session_id, jobs)
-
     def open_session(
         self,
         request: str,
@@ -190,13 +177,20 @@ class DoneCheck:
         pairs; they are parsed in parallel on the parser pool while the agent
         works, and every review waits for them.
         """
-        opened, refs, attach = self._send(
-            *self._prepare(request, attachments, images, policy, session_id)
-        )
+        opened, too_large, jobs = self._prepare(request, attachments, images, policy, session_id)
+        controller = self.deployment.controller_for(opened.session_id)
         timeout = self.config.call_timeout_s
-        calls.get(refs, actor="ledger/controller", timeout_s=timeout)
-        if attach is not None:
-            calls.get(attach(), actor="controller", timeout_s=timeout)
+        # the controller records the opening in the ledger (the event's one owner)
+        calls.get(calls.ask(controller, opened), actor="controller", timeout_s=timeout)
+        if too_large:
+            ledger = self.deployment.ledger_for(opened.session_id)
+            calls.get(calls.append(ledger, too_large), actor="ledger", timeout_s=timeout)
+        if jobs:
+            calls.get(
+                calls.attach_materials(controller, opened.session_id, jobs),
+                actor="controller",
+                timeout_s=timeout,
+            )
         return Session(
             self.deployment, self.clock, opened.session_id, opened.request_id, opened.policy.tenant
         )
@@ -211,13 +205,15 @@ class DoneCheck:
         session_id: str | None = None,
     ) -> AsyncSession:
         """:meth:`open_session` for an event loop."""
-        opened, events, jobs = self._prepare(request, attachments, images, policy, session_id)
+        opened, too_large, jobs = self._prepare(request, attachments, images, policy, session_id)
         controller = self.deployment.controller_for(opened.session_id)
         timeout = self.config.call_timeout_s
-        await asyncio.gather(  # both batched with other sessions' (see actors/batching.py)
-            calls.append_batched(self.deployment.ledger_for(opened.session_id), events, timeout),
-            calls.ask_batched(controller, opened, timeout),
-        )
+        # the controller records the opening in the ledger (the event's one owner);
+        # both calls batched with other sessions' (see actors/batching.py)
+        await calls.ask_batched(controller, opened, timeout)
+        if too_large:
+            ledger = self.deployment.ledger_for(opened.session_id)
+            await calls.append_batched(ledger, too_large, timeout)
         if jobs:
             await calls.aget(
                 calls.attach_materials(controller, opened.session_id, jobs),

@@ -516,7 +516,7 @@ class Session(_SessionBase):
         Sending the same ``request_id`` again (a replayed transcript) changes nothing.
         """
         event = self._new_input(text, request_id)
-        self._wait([self._append_ref([event]), self._ask_ref(event)], "controller")
+        self._wait(self._ask_ref(event), "controller")  # it records the input (its owner)
         self.request_id = event.request_id
         return event.request_id
 
@@ -560,7 +560,7 @@ class Session(_SessionBase):
     def close(self) -> ReportCard:
         """Close the session; returns the last task's report card."""
         closing = self._closing()
-        _, card = self._wait([self._append_ref([closing]), self._ask_ref(closing)], "controller")
+        card = self._wait(self._ask_ref(closing), "controller")  # it records the closing
         self._closed = True
         result: ReportCard = card
         return result
@@ -669,7 +669,7 @@ class AsyncSession(_SessionBase):
 
     async def new_user_input(self, text: str, *, request_id: str | None = None) -> str:
         event = self._new_input(text, request_id)
-        await asyncio.gather(self._append_async([event]), self._ask_async(event))
+        await self._ask_async(event)  # the controller records the input (its owner)
         self.request_id = event.request_id
         return event.request_id
 
@@ -704,7 +704,7 @@ class AsyncSession(_SessionBase):
 
     async def close(self) -> ReportCard:
         closing = self._closing()
-        _, card = await asyncio.gather(self._append_async([closing]), self._ask_async(closing))
+        card = await self._ask_async(closing)  # the controller records the closing
         self._closed = True
         result: ReportCard = card
         return result

@@ -146,3 +146,39 @@ def test_ctrl_c_keeps_what_finished(tmp_path: Path) -> None:
     assert said == [f"donecheck: error: interrupted after {len(lines)} of {total}"]
     assert "Traceback" not in errors and "Task was destroyed" not in errors
     assert len(lines) < total
+
+
+@pytest.mark.parametrize("mode", ["blocking", "async"])
+def test_each_event_reaches_the_ledger_once_from_its_one_owner(local: DoneCheck, mode: str) -> None:
+    """Issue 16: the host sends the opening, a new input and the closing to the
+    controller only, and the controller records each in the ledger — once (the
+    ledger counts no duplicates) and before it acts on it."""
+    from donecheck.actors.messages import SessionClosed, SessionOpened, UserInput
+
+    def counted() -> tuple[int, int]:
+        stats = local.statistics()
+        ledgers = [s for name, s in stats.items() if name.startswith("ledger-")]
+        return sum(s["duplicates"] for s in ledgers), sum(s["appended"] for s in ledgers)
+
+    duplicates, appended = counted()
+    if mode == "blocking":
+        session = local.open_session("Fix add() in calc.py.")
+        session.new_user_input("Also add sub().")
+        entries = session.ledger()
+        session.close()
+    else:
+
+        async def run() -> tuple[object, ...]:
+            opened = await local.open_session_async("Fix add() in calc.py.")
+            await opened.new_user_input("Also add sub().")
+            found = await opened.ledger()
+            await opened.close()
+            return found
+
+        entries = asyncio.run(run())
+    kinds = [type(e.event) for e in entries]  # type: ignore[attr-defined]
+    assert kinds == [SessionOpened, UserInput]
+    after_duplicates, after_appended = counted()
+    assert after_duplicates == duplicates  # nobody sent an event twice
+    assert after_appended - appended == 3  # the closing too, recorded at close
+    assert SessionClosed not in kinds  # (the ledger was read before it)
