@@ -366,3 +366,31 @@ def test_a_connection_the_server_drops_mid_answer_is_retried_and_may_have_cost()
     result, _ = call([Reply(content="cut", stream=True, cut_after=1), Reply(content="fine")])
     assert isinstance(result, Generation) and result.text == "fine"
     assert [a.sent for a in result.attempts] == [True, True]
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b'{"a": NaN, "b": [1, 2.5, "\\u00e9"]}',
+        b'{"n": 123456789012345678901234567890}',
+        b'{"a": 1, "a": 2}',
+        '{"text": "caf\u00e9 \u6f22\u5b57"}'.encode(),
+        b"[]",
+        b'"just a string"',
+    ],
+)
+def test_answers_are_decoded_as_json_loads_decodes_them(raw: bytes) -> None:
+    import json
+    import math
+
+    from donecheck.actors.judge import _json_decode
+
+    got, expected = _json_decode(raw), json.loads(raw)
+    if isinstance(expected, dict) and any(
+        isinstance(v, float) and math.isnan(v) for v in expected.values()
+    ):
+        assert got.keys() == expected.keys()
+    else:
+        assert got == expected
+    with pytest.raises(ValueError):
+        _json_decode(b"{not json")
