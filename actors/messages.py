@@ -559,7 +559,8 @@ class ParseRequest(Message, frozen=True, kw_only=True):
 
 
 class ReviewRequest(Message, frozen=True, kw_only=True):
-    """Everything one review may see. The reviewer holds no session state."""
+    """Everything one review may see. The reviewer holds no session state, only
+    caches (with ``from_ledger``, a copy of the entries it has read)."""
 
     review_id: str
     session_id: str

@@ -145,9 +145,9 @@ class Reviewer:
         self._budget = budget or LocalBudgets([BudgetAccountant(config=self._config)])
         self._ledger = ledger
         self._mirrors: OrderedDict[str, _Mirror] = OrderedDict()
+        """Each session's ledger entries read so far (``from_ledger``), seq order."""
         self._mirrored = 0
         """Entries the kept copies held when last kept (their sum: the bound's count)."""
-        """Each session's ledger entries read so far (``from_ledger``), seq order."""
         self._limit: asyncio.Semaphore | None = None
         self._cache: OrderedDict[str, Verdict] = OrderedDict()
         self._pending: dict[str, asyncio.Future[Any]] = {}
