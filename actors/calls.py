@@ -102,7 +102,8 @@ def translate(exc: BaseException, actor: str, timeout_s: float | None) -> BaseEx
             return cause
         return ActorUnavailableError(actor, f"raised {type(cause).__name__}: {cause}", timeout_s)
     if isinstance(exc, ray.exceptions.GetTimeoutError | TimeoutError):
-        return ActorUnavailableError(actor, f"no answer within {timeout_s:g} s", timeout_s)
+        within = f"within {timeout_s:g} s" if timeout_s is not None else "in time"
+        return ActorUnavailableError(actor, f"no answer {within}", timeout_s)
     if isinstance(exc, ray.exceptions.RayActorError):
         return ActorUnavailableError(actor, f"the actor died or is restarting ({exc})", timeout_s)
     return exc
@@ -121,6 +122,18 @@ def get(ref: Ref | list[Ref], *, actor: str, timeout_s: float) -> Any:
         return ray.get(ref, timeout=timeout_s)
     except Exception as exc:
         raise translate(exc, actor, timeout_s) from exc
+
+
+async def answer_of(ref: Ref, actor: str) -> Any:
+    """Await an actor's answer from inside another actor (no deadline: the caller's
+    own bounds it), with Ray's exceptions translated (a ``StoreError`` the ledger
+    raised arrives as that ``StoreError``, not wrapped in Ray's task error)."""
+    try:
+        return await ref
+    except asyncio.CancelledError:
+        raise
+    except Exception as exc:
+        raise translate(exc, actor, None) from exc
 
 
 async def aget(ref: Ref, *, actor: str, timeout_s: float) -> Any:
@@ -265,7 +278,7 @@ class RayLedgers(_Named):
         shard = self._shard(one_session(events))
 
         async def send(batches: list[bytes]) -> list[AppendAck]:
-            acks: list[AppendAck] = await shard.append_many.remote(batches)
+            acks: list[AppendAck] = await answer_of(shard.append_many.remote(batches), "ledger")
             return acks
 
         outbox: Batcher[bytes, AppendAck] = batcher(("append", shard), send)
@@ -275,7 +288,9 @@ class RayLedgers(_Named):
         shard = self._shard(request.session_id)
 
         async def send(requests: list[ViewRequest]) -> list[bytes | Exception]:
-            answers: list[bytes | Exception] = await shard.view_many.remote(requests)
+            answers: list[bytes | Exception] = await answer_of(
+                shard.view_many.remote(requests), "ledger"
+            )
             return answers
 
         outbox: Batcher[ViewRequest, bytes] = batcher(("view", shard), send)
@@ -307,7 +322,9 @@ class RayBudgets(_Named, BudgetShards):
         shard = self._shard(key)
 
         async def send(messages: list[BudgetInbox]) -> list[BudgetReply | Exception]:
-            answers: list[BudgetReply | Exception] = await shard.handle_many.remote(messages)
+            answers: list[BudgetReply | Exception] = await answer_of(
+                shard.handle_many.remote(messages), "budget"
+            )
             return answers
 
         outbox: Batcher[BudgetInbox, BudgetReply] = batcher(("budget", shard), send)

@@ -246,3 +246,26 @@ def test_the_budget_answers_each_message_of_a_batch_on_its_own() -> None:
     assert isinstance(wrong, Exception)  # not a budget message: its caller learns why
     assert isinstance(usage, UsageSummary) and usage.reserved_tokens == 15
     assert accountant.statistics()["calls"] == 1
+
+
+def test_an_actor_s_own_error_reaches_the_caller_unwrapped() -> None:
+    """What a ledger raises inside a batched call from another actor arrives as the
+    DoneCheck error it is (the chaos soak saw ``RayTaskError(StoreError)``)."""
+    import ray.exceptions
+
+    from donecheck.actors.calls import answer_of, translate
+    from donecheck.actors.errors import ActorUnavailableError
+
+    store_error = StoreError("sqlite:///x", "disk full")
+    wrapped = ray.exceptions.RayTaskError("append_many", "traceback", store_error)
+
+    async def failing() -> None:
+        raise wrapped
+
+    with pytest.raises(StoreError) as caught:
+        asyncio.run(answer_of(failing(), "ledger"))
+    assert caught.value is store_error
+    late = translate(TimeoutError(), "budget", None)
+    assert isinstance(late, ActorUnavailableError) and "no answer in time" in str(late)
+    other = translate(wrapped.__class__("f", "tb", KeyError("x")), "ledger", None)
+    assert isinstance(other, ActorUnavailableError) and "KeyError" in str(other)
