@@ -33,7 +33,7 @@ from donecheck.actors import process
 from donecheck.actors.clock import Clock, SystemClock
 from donecheck.actors.config import Config
 from donecheck.actors.errors import UnknownSessionError
-from donecheck.actors.ids import new_id
+from donecheck.actors.ids import serial_id
 from donecheck.actors.loop import (
     REOPENS,
     Limits,
@@ -636,7 +636,7 @@ class CompletionController:
     async def _review(
         self, session: _Session, task: TaskState, answer: str, kind: AuxKind = "review"
     ) -> tuple[ReviewResult, str]:
-        review_id = new_id("rv-")
+        review_id = serial_id("rv-")
         if session.materials:
             await asyncio.gather(*session.materials, return_exceptions=True)
         request = ReviewRequest(
@@ -722,7 +722,7 @@ class CompletionController:
         the agent's stop waits for one model call (the review), not two."""
         task = session.task
         request = ReviewRequest(
-            review_id=new_id("pre-"),
+            review_id=serial_id("pre-"),
             session_id=task.session_id,
             request_id=task.request_id,
             request=task.request,

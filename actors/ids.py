@@ -5,15 +5,28 @@
 
 from __future__ import annotations
 
+import itertools
 import uuid
 import zlib
 
-__all__ = ["actor_name", "budget_key", "new_id", "shard_of"]
+__all__ = ["actor_name", "budget_key", "new_id", "serial_id", "shard_of"]
 
 
 def new_id(prefix: str = "") -> str:
     """A random, URL-safe identifier such as ``s-3f2a…``."""
     return f"{prefix}{uuid.uuid4().hex}"
+
+
+_PROCESS = uuid.uuid4().hex[:16]
+_SERIAL = itertools.count(1)
+
+
+def serial_id(prefix: str = "") -> str:
+    """A unique identifier that is not a secret: this process's random part (new at
+    every start, so a restarted actor never repeats one) and a counter. For ids an
+    actor makes per call — reviews, reservations — where :func:`new_id` costs a
+    system call each (~20 us here, 2% of a reviewer's CPU under load)."""
+    return f"{prefix}{_PROCESS}{next(_SERIAL):x}"
 
 
 def shard_of(key: str, shards: int) -> int:

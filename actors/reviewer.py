@@ -46,7 +46,7 @@ from donecheck.actors import process
 from donecheck.actors.budget import BudgetAccountant
 from donecheck.actors.clock import Clock, SystemClock
 from donecheck.actors.config import Config
-from donecheck.actors.ids import new_id
+from donecheck.actors.ids import serial_id
 from donecheck.actors.judge import (
     Attempt,
     Generation,
@@ -476,7 +476,7 @@ class Reviewer:
         """One aux call with its budget reservation; a string says why it gave nothing."""
         assert self.route is not None
         tokens = prompt.estimated_tokens if prompt is not None else (estimated_tokens or 0)
-        reservation = new_id("rs-")
+        reservation = serial_id("rs-")
         started = time.perf_counter()
         answer = await self._budget.reserve(
             Reserve(

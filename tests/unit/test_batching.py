@@ -269,3 +269,18 @@ def test_an_actor_s_own_error_reaches_the_caller_unwrapped() -> None:
     assert isinstance(late, ActorUnavailableError) and "no answer in time" in str(late)
     other = translate(wrapped.__class__("f", "tb", KeyError("x")), "ledger", None)
     assert isinstance(other, ActorUnavailableError) and "KeyError" in str(other)
+
+
+def test_serial_ids_are_unique_and_differ_between_processes() -> None:
+    import subprocess
+    import sys
+
+    from donecheck.actors.ids import serial_id
+
+    ours = {serial_id("rs-") for _ in range(10_000)}
+    assert len(ours) == 10_000 and all(i.startswith("rs-") for i in ours)
+    code = "from donecheck.actors.ids import serial_id; print(serial_id('rs-'))"
+    theirs = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    assert theirs not in ours and theirs[:19] != next(iter(ours))[:19]  # another process part
