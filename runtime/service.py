@@ -95,10 +95,14 @@ class ToolCallEvent(_Body, tag="tool_call", tag_field="type"):
     event_id: str | None = None
 
 
+_BASE64 = r"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"
+
+
 class ImagePart(_Body):
     name: str
-    data: str
-    """Base64 of the image's bytes."""
+    data: Annotated[str, msgspec.Meta(pattern=_BASE64)]
+    """Base64 of the image's bytes (standard alphabet, padded): the schema says so,
+    so a client — or schemathesis — knows what is accepted before it sends."""
 
 
 class ToolResultEvent(_Body, tag="tool_result", tag_field="type"):
