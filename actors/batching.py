@@ -25,10 +25,10 @@ from __future__ import annotations
 import asyncio
 import weakref
 from collections import deque
-from collections.abc import Awaitable, Callable, Hashable, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Iterable, Sequence
 from typing import Any, Generic, TypeVar
 
-__all__ = ["Batcher", "batcher"]
+__all__ = ["Batcher", "answer_each", "batcher"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -97,6 +97,17 @@ class Batcher(Generic[T, R]):
                     future.set_exception(reply)
                 else:
                     future.set_result(reply)
+
+
+async def answer_each(work: Iterable[Awaitable[R]]) -> list[R | Exception]:
+    """The destination's side of a batch: run each message's handling at once and
+    answer each with its reply or its own error (a cancellation or an interrupt
+    still ends the whole call)."""
+    answers = await asyncio.gather(*work, return_exceptions=True)
+    for answer in answers:
+        if isinstance(answer, BaseException) and not isinstance(answer, Exception):
+            raise answer
+    return list(answers)  # type: ignore[arg-type]
 
 
 _registry: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[Hashable, Any]] = (

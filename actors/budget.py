@@ -39,6 +39,7 @@ from typing import Any
 import msgspec
 
 from donecheck.actors import process
+from donecheck.actors.batching import answer_each
 from donecheck.actors.config import Config
 from donecheck.actors.lru import SessionCache
 from donecheck.actors.messages import (
@@ -293,13 +294,7 @@ class BudgetAccountant:
         :class:`~donecheck.actors.batching.Batcher`), each applied as if it came
         alone — answered, or failed, on its own — with their writes sharing commits."""
         self._stats["calls"] += 1
-        answers = await asyncio.gather(
-            *(self._handle_async(m) for m in messages), return_exceptions=True
-        )
-        for answer in answers:
-            if isinstance(answer, BaseException) and not isinstance(answer, Exception):
-                raise answer
-        return list(answers)  # type: ignore[arg-type]
+        return await answer_each(self._handle_async(m) for m in messages)
 
     async def _handle_async(self, msg: BudgetInbox) -> BudgetReply:
         if self._store is not None and msg.session_id not in self._sessions:

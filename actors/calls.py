@@ -124,20 +124,10 @@ def get(ref: Ref | list[Ref], *, actor: str, timeout_s: float) -> Any:
         raise translate(exc, actor, timeout_s) from exc
 
 
-async def answer_of(ref: Ref, actor: str) -> Any:
-    """Await an actor's answer from inside another actor (no deadline: the caller's
-    own bounds it), with Ray's exceptions translated (a ``StoreError`` the ledger
-    raised arrives as that ``StoreError``, not wrapped in Ray's task error)."""
-    try:
-        return await ref
-    except asyncio.CancelledError:
-        raise
-    except Exception as exc:
-        raise translate(exc, actor, None) from exc
-
-
-async def aget(ref: Ref, *, actor: str, timeout_s: float) -> Any:
-    """Await an object ref with a deadline and translated errors."""
+async def aget(ref: Ref, *, actor: str, timeout_s: float | None) -> Any:
+    """Await an object ref with a deadline and translated errors (a ``StoreError``
+    the ledger raised arrives as that ``StoreError``, not wrapped in Ray's task
+    error). ``None``: no deadline — inside an actor, whose caller's own bounds it."""
     try:
         return await asyncio.wait_for(asyncio.wrap_future(ref.future()), timeout_s)
     except asyncio.CancelledError:
@@ -173,19 +163,25 @@ def append(ledger: Any, events: Sequence[LedgerEvent]) -> Ref:
     return ledger.append_packed.remote(encode_events(events))
 
 
+def _outbox(handle: Any, method: str, actor: str, timeout_s: float | None) -> Batcher[Any, Any]:
+    """The running loop's outbox for an actor's batch endpoint ``handle.method``
+    (``append_many``, ``view_many``, ``handle_many``): see :mod:`.batching`."""
+
+    async def send(messages: list[Any]) -> list[Any]:
+        ref = getattr(handle, method).remote(messages)
+        answers: list[Any] = await aget(ref, actor=actor, timeout_s=timeout_s)
+        return answers
+
+    return batcher((method, handle), send)
+
+
 async def append_batched(ledger: Any, events: Sequence[LedgerEvent], timeout_s: float) -> AppendAck:
     """:func:`append` from an event loop, sent with the appends other sessions make
-    to the same shard meanwhile (one call, one transaction: see
-    :mod:`~donecheck.actors.batching`)."""
-
-    async def send(batches: list[bytes]) -> list[AppendAck]:
-        acks: list[AppendAck] = await aget(
-            ledger.append_many.remote(batches), actor="ledger", timeout_s=timeout_s
-        )
-        return acks
-
-    outbox: Batcher[bytes, AppendAck] = batcher(("append", ledger), send)
-    return await outbox.submit(encode_events(events))
+    to the same shard meanwhile (one call, one transaction)."""
+    ack: AppendAck = await _outbox(ledger, "append_many", "ledger", timeout_s).submit(
+        encode_events(events)
+    )
+    return ack
 
 
 def view(ledger: Any, request: ViewRequest) -> Ref:
@@ -202,16 +198,8 @@ def ask(controller: Any, message: ControllerInbox) -> Ref:
 async def ask_batched(controller: Any, message: ControllerInbox, timeout_s: float) -> Any:
     """:func:`ask` from an event loop for a message the controller answers at once
     (not a stop or a milestone, which wait for a review), sent with the ones other
-    sessions send the same shard meanwhile (see :mod:`~donecheck.actors.batching`)."""
-
-    async def send(messages: list[ControllerInbox]) -> list[Any]:
-        answers: list[Any] = await aget(
-            controller.handle_many.remote(messages), actor="controller", timeout_s=timeout_s
-        )
-        return answers
-
-    outbox: Batcher[ControllerInbox, Any] = batcher(("ask", controller), send)
-    return await outbox.submit(message)
+    sessions send the same shard meanwhile."""
+    return await _outbox(controller, "handle_many", "controller", timeout_s).submit(message)
 
 
 def attach_materials(
@@ -275,25 +263,12 @@ class RayLedgers(_Named):
     kind = "ledger"
 
     async def append(self, events: Sequence[LedgerEvent]) -> AppendAck:
-        shard = self._shard(one_session(events))
-
-        async def send(batches: list[bytes]) -> list[AppendAck]:
-            acks: list[AppendAck] = await answer_of(shard.append_many.remote(batches), "ledger")
-            return acks
-
-        outbox: Batcher[bytes, AppendAck] = batcher(("append", shard), send)
-        return await outbox.submit(encode_events(events))
+        outbox = _outbox(self._shard(one_session(events)), "append_many", "ledger", None)
+        ack: AppendAck = await outbox.submit(encode_events(events))
+        return ack
 
     async def view(self, request: ViewRequest) -> LedgerView:
-        shard = self._shard(request.session_id)
-
-        async def send(requests: list[ViewRequest]) -> list[bytes | Exception]:
-            answers: list[bytes | Exception] = await answer_of(
-                shard.view_many.remote(requests), "ledger"
-            )
-            return answers
-
-        outbox: Batcher[ViewRequest, bytes] = batcher(("view", shard), send)
+        outbox = _outbox(self._shard(request.session_id), "view_many", "ledger", None)
         return view_decoder.decode(await outbox.submit(request))
 
 
@@ -319,13 +294,7 @@ class RayBudgets(_Named, BudgetShards):
     kind = "budget"
 
     async def send(self, key: str, message: BudgetInbox) -> BudgetReply:
-        shard = self._shard(key)
-
-        async def send(messages: list[BudgetInbox]) -> list[BudgetReply | Exception]:
-            answers: list[BudgetReply | Exception] = await answer_of(
-                shard.handle_many.remote(messages), "budget"
-            )
-            return answers
-
-        outbox: Batcher[BudgetInbox, BudgetReply] = batcher(("budget", shard), send)
-        return await outbox.submit(message)
+        answer: BudgetReply = await _outbox(self._shard(key), "handle_many", "budget", None).submit(
+            message
+        )
+        return answer

@@ -30,6 +30,7 @@ from typing import Any
 import msgspec
 
 from donecheck.actors import process
+from donecheck.actors.batching import answer_each
 from donecheck.actors.clock import Clock, SystemClock
 from donecheck.actors.config import Config
 from donecheck.actors.errors import UnknownSessionError
@@ -215,11 +216,7 @@ class CompletionController:
         review): each handled as if it came alone, answered or failed on its own."""
         self._stats["calls"] += 1
         self._stats["batched"] += len(messages)
-        answers = await asyncio.gather(*(self._handle(m) for m in messages), return_exceptions=True)
-        for answer in answers:
-            if isinstance(answer, BaseException) and not isinstance(answer, Exception):
-                raise answer
-        return list(answers)
+        return await answer_each(self._handle(m) for m in messages)
 
     async def _dispatch(
         self, msg: ControllerInbox

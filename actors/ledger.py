@@ -47,10 +47,9 @@ from donecheck.actors.messages import (
 from donecheck.actors.process import process_facts
 from donecheck.actors.review.evidence import (
     Pairing,
+    RunningFingerprint,
     checks,
     edits,
-    feed_fingerprint,
-    fingerprint_hasher,
     last_edit_seq,
     snapshots,
 )
@@ -84,36 +83,26 @@ class _SessionLog:
     entries: list[LedgerEntry] = field(default_factory=list)
     by_event_id: dict[str, int] = field(default_factory=dict)
     closed: bool = False
-    hasher: hashlib.blake2b | None = None
-    """The running :func:`fingerprint` digest of the first ``hashed`` entries."""
-    hashed: int = 0
-    pairing: Pairing | None = None
-    """The running :func:`~.evidence.operations` of the first ``paired`` entries."""
-    paired: int = 0
-    ops: tuple[int, list[Operation]] | None = None
+    running: RunningFingerprint = field(default_factory=RunningFingerprint)
+    pairing: Pairing = field(default_factory=Pairing)
+    ops: list[Operation] | None = None
+    """The pairing's operations as of ``pairing.count`` entries."""
     watched: set[str] = field(default_factory=set)
     """Paths the session's file snapshots are of (at most ``snapshot_targets``)."""
 
     def fingerprint(self) -> str:
         """:func:`~.evidence.fingerprint` of the log, fed only the entries added since
         the last call (the log only grows)."""
-        if self.hasher is None:
-            self.hasher = fingerprint_hasher()
-        for entry in self.entries[self.hashed :]:
-            feed_fingerprint(self.hasher, entry)
-        self.hashed = len(self.entries)
-        return "fp:" + self.hasher.copy().hexdigest()
+        self.running.feed(self.entries[self.running.count :])
+        return self.running.value
 
     def operations(self) -> list[Operation]:
-        """The session's operations, computed once per length of the log, pairing
-        only the entries added since the last time (the log only grows)."""
-        if self.ops is None or self.ops[0] != len(self.entries):
-            if self.pairing is None:
-                self.pairing = Pairing()
-            self.pairing.feed(self.entries[self.paired :])
-            self.paired = len(self.entries)
-            self.ops = (len(self.entries), self.pairing.operations())
-        return self.ops[1]
+        """The session's operations, pairing only the entries added since the last
+        time (the log only grows)."""
+        if self.ops is None or self.pairing.count != len(self.entries):
+            self.pairing.feed(self.entries[self.pairing.count :])
+            self.ops = self.pairing.operations()
+        return self.ops
 
     @property
     def registered(self) -> bool:

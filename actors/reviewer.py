@@ -77,12 +77,7 @@ from donecheck.actors.messages import (
 from donecheck.actors.peers import BudgetPort, LedgerPort, LocalBudgets
 from donecheck.actors.process import process_facts
 from donecheck.actors.review.combine import combine, fallback, noted
-from donecheck.actors.review.evidence import (
-    feed_fingerprint,
-    fingerprint,
-    fingerprint_hasher,
-    snapshots,
-)
+from donecheck.actors.review.evidence import RunningFingerprint, fingerprint, snapshots
 from donecheck.actors.review.facts import Facts
 from donecheck.actors.review.preanalysis import (
     depends_on,
@@ -614,11 +609,11 @@ class _Mirror:
     """The ledger entries of one session a reviewer has read, in seq order, with
     their running :func:`~.evidence.fingerprint` (checked against the ledger's)."""
 
-    __slots__ = ("counted", "entries", "hasher")
+    __slots__ = ("counted", "entries", "running")
 
     def __init__(self) -> None:
         self.entries: list[LedgerEntry] = []
-        self.hasher = fingerprint_hasher()
+        self.running = RunningFingerprint()
         self.counted = 0
         """How many of ``entries`` the reviewer's total counts."""
 
@@ -626,10 +621,10 @@ class _Mirror:
         for entry in entries:
             if entry.seq == len(self.entries) + 1:  # the ledger's seqs are 1, 2, 3, …
                 self.entries.append(entry)
-                feed_fingerprint(self.hasher, entry)
+        self.running.feed(self.entries[self.running.count :])
 
     def fingerprint(self) -> str:
-        return "fp:" + self.hasher.copy().hexdigest()
+        return self.running.value
 
 
 class _Denied:

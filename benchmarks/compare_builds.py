@@ -81,6 +81,12 @@ def one_round(shim: Path | None, args: argparse.Namespace) -> dict[str, Any]:
     return figures
 
 
+def _short(rev: str) -> str:
+    """``rev``'s short commit id."""
+    command = ["git", "-C", str(ROOT), "rev-parse", "--short", rev]
+    return subprocess.run(command, check=True, capture_output=True, text=True).stdout.strip()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rev", required=True, help="the earlier commit (any git revision)")
@@ -88,18 +94,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2, help="runs per build (median)")
     parser.add_argument("--judge-latency", type=float, default=0.2)
     args = parser.parse_args()
-    label = subprocess.run(
-        ["git", "-C", str(ROOT), "rev-parse", "--short", args.rev],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.strip()
-    head = subprocess.run(
-        ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.strip()
+    label, head = _short(args.rev), _short("HEAD")
     with tempfile.TemporaryDirectory(prefix="dc-compare-") as tmp:
         shim = shim_for(args.rev, Path(tmp))
         try:

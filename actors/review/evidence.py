@@ -51,14 +51,13 @@ from donecheck.actors.review.shell import check_run, normalise_command, simple_c
 __all__ = [
     "Outcome",
     "Pairing",
+    "RunningFingerprint",
     "check_runs",
     "checks",
     "command_of",
     "edits",
     "exit_status_from_output",
-    "feed_fingerprint",
     "fingerprint",
-    "fingerprint_hasher",
     "hollow_output",
     "operations",
     "outcome",
@@ -359,9 +358,11 @@ class Pairing:
     pairs only what is new), :meth:`operations` is what :func:`operations` would
     answer for everything fed so far."""
 
-    __slots__ = ("_by_call", "_commands", "_finished", "_ops", "_reports", "_writers")
+    __slots__ = ("_by_call", "_commands", "_finished", "_ops", "_reports", "_writers", "count")
 
     def __init__(self) -> None:
+        self.count = 0
+        """Entries fed so far."""
         self._ops: list[Operation] = []
         self._by_call: dict[str, int] = {}
         self._commands: dict[str, str | None] = {}
@@ -372,6 +373,7 @@ class Pairing:
     def feed(self, entries: Iterable[LedgerEntry]) -> None:
         ops, by_call, commands, writers = self._ops, self._by_call, self._commands, self._writers
         for entry in entries:
+            self.count += 1
             event = entry.event
             if isinstance(event, ToolCall):
                 command = command_of(event)
@@ -845,18 +847,29 @@ def snapshots(entries: Iterable[LedgerEntry], max_targets: int) -> tuple[list[Fi
 
 def fingerprint(entries: Iterable[LedgerEntry]) -> str:
     """Order-preserving hash of entries: same events in the same order, same value."""
-    digest = fingerprint_hasher()
-    for entry in entries:
-        feed_fingerprint(digest, entry)
-    return "fp:" + digest.hexdigest()
+    running = RunningFingerprint()
+    running.feed(entries)
+    return running.value
 
 
-def fingerprint_hasher() -> hashlib.blake2b:
-    """A fresh digest for :func:`fingerprint` (fed one entry at a time by a ledger)."""
-    return hashlib.blake2b(digest_size=16)
+class RunningFingerprint:
+    """:func:`fingerprint` of a growing log, fed only what was added: ``count``
+    entries so far (a ledger keeps one per session, a reviewer one per copy)."""
 
+    __slots__ = ("_digest", "count")
 
-def feed_fingerprint(digest: hashlib.blake2b, entry: LedgerEntry) -> None:
-    data = encode(entry)
-    digest.update(len(data).to_bytes(8, "little"))
-    digest.update(data)
+    def __init__(self) -> None:
+        self._digest = hashlib.blake2b(digest_size=16)
+        self.count = 0
+
+    def feed(self, entries: Iterable[LedgerEntry]) -> None:
+        digest = self._digest
+        for entry in entries:
+            data = encode(entry)
+            digest.update(len(data).to_bytes(8, "little"))
+            digest.update(data)
+            self.count += 1
+
+    @property
+    def value(self) -> str:
+        return "fp:" + self._digest.copy().hexdigest()

@@ -253,17 +253,20 @@ def test_an_actor_s_own_error_reaches_the_caller_unwrapped() -> None:
     DoneCheck error it is (the chaos soak saw ``RayTaskError(StoreError)``)."""
     import ray.exceptions
 
-    from donecheck.actors.calls import answer_of, translate
+    from donecheck.actors.calls import aget, translate
     from donecheck.actors.errors import ActorUnavailableError
 
     store_error = StoreError("sqlite:///x", "disk full")
     wrapped = ray.exceptions.RayTaskError("append_many", "traceback", store_error)
 
-    async def failing() -> None:
-        raise wrapped
+    import concurrent.futures
 
+    from donecheck.actors.inprocess import LocalRef
+
+    failed: concurrent.futures.Future[None] = concurrent.futures.Future()
+    failed.set_exception(wrapped)
     with pytest.raises(StoreError) as caught:
-        asyncio.run(answer_of(failing(), "ledger"))
+        asyncio.run(aget(LocalRef(failed), actor="ledger", timeout_s=None))
     assert caught.value is store_error
     late = translate(TimeoutError(), "budget", None)
     assert isinstance(late, ActorUnavailableError) and "no answer in time" in str(late)
