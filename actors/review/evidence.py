@@ -345,7 +345,9 @@ def operations(entries: Iterable[LedgerEntry]) -> list[Operation]:
     matches (:func:`_match_reports`), else as an operation of its own.
 
     A result whose ``call_id`` matches no call is kept as an operation of the
-    unknown tool ``?`` so a failure is never lost.
+    unknown tool ``?`` so a failure is never lost. A second result for a call that
+    has one (a repeated id with no new call) never turns it into a pass: it counts
+    only when it shows a failure.
     """
     pairing = Pairing()
     pairing.feed(entries)
@@ -411,6 +413,8 @@ class Pairing:
                         )
                     )
                     continue
+                if ops[index].result_seq is not None and result.ok is not False:
+                    continue  # a call's first result stands; another can only fail it
                 self._finished[index] = event.at
                 ops[index] = msgspec.structs.replace(
                     ops[index],

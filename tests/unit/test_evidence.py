@@ -234,3 +234,59 @@ def test_fingerprint_is_order_preserving() -> None:
     assert ev.fingerprint(a) == ev.fingerprint(list(a))
     assert ev.fingerprint(a) != ev.fingerprint(b)
     assert ev.fingerprint(a[:-1]) != ev.fingerprint(a)
+
+
+_FAILED = (1, "FAILED tests/test_calc.py::test_add\n1 failed in 0.1s")
+_PASSED = (0, "3 passed in 0.1s")
+_SILENT = (0, "")
+
+
+@pytest.mark.parametrize(
+    ("results", "decision"),
+    [
+        ([_FAILED, _PASSED], "need_fix"),  # a repeated id cannot answer a failure with a pass
+        ([_PASSED, _FAILED], "need_fix"),  # but a failure under it counts
+        ([_FAILED, _SILENT, _PASSED], "need_fix"),
+        ([_PASSED, _PASSED], "pass"),
+        ([_PASSED, _SILENT], "pass"),
+    ],
+)
+def test_a_second_result_for_one_call_can_only_fail_it(
+    results: list[tuple[int, str]], decision: str
+) -> None:
+    from donecheck.actors.messages import (
+        LedgerEntry,
+        ReviewRequest,
+        SessionOpened,
+        ToolCall,
+        ToolResult,
+    )
+    from donecheck.actors.review.rules import review_by_rules
+
+    request = "Fix add() in calc.py and make sure `pytest -q` passes."
+    events = [
+        SessionOpened(session_id="s", request_id="r", request=request),
+        ToolCall(
+            session_id="s",
+            call_id="w",
+            name="write_file",
+            arguments={"path": "calc.py", "content": "def add(a, b):\n    return a + b\n"},
+        ),
+        ToolResult(session_id="s", call_id="w", exit_code=0, output="ok"),
+        ToolCall(session_id="s", call_id="c1", name="bash", arguments={"command": "pytest -q"}),
+        *(
+            ToolResult(session_id="s", call_id="c1", exit_code=code, output=output)
+            for code, output in results
+        ),
+    ]
+    review = review_by_rules(
+        ReviewRequest(
+            review_id="rv",
+            session_id="s",
+            request_id="r",
+            request=request,
+            answer="I fixed add() in calc.py; all tests pass now.",
+            entries=tuple(LedgerEntry(seq=n, event=e) for n, e in enumerate(events, 1)),
+        )
+    )
+    assert review.decision == decision

@@ -81,6 +81,8 @@ ANSWERS = [
 
 step = st.one_of(
     st.tuples(st.just("run"), st.sampled_from(sorted(RUNS))),
+    # a second result for the latest run's call: a repeated id, no new call
+    st.tuples(st.just("again"), st.sampled_from(sorted(RUNS))),
     st.tuples(st.just("edit"), st.sampled_from(["calc.py", "CHANGELOG.md"])),
     st.tuples(st.just("stop"), st.sampled_from(range(len(ANSWERS)))),
     st.tuples(st.just("retry"), st.just(0)),  # the previous stop event, delivered again
@@ -118,6 +120,8 @@ class World:
     """(position, a real pass) of every run of the required check that showed
     anything (hollow runs, which ran nothing, are left out)."""
     edits: list[int] = field(default_factory=list)
+    last_call: str = ""
+    """The call id of the latest run."""
     last_stop: TurnStopping | None = None
 
     def __post_init__(self) -> None:
@@ -153,6 +157,16 @@ async def apply(world: World, kind: str, arg: object) -> tuple[ControllerAction,
         )
         if genuine is not None:
             world.runs.append((n, genuine))
+        world.last_call = f"c{n}"
+    elif kind == "again":
+        if not world.last_call:
+            return None
+        _, code, output, _ = RUNS[str(arg)]
+        await world.record(
+            ToolResult(session_id="s", call_id=world.last_call, output=output, exit_code=code)
+        )
+        if code != 0 or "failed" in output:  # it shows a failure: that counts
+            world.runs.append((n, False))  # (a pass under an old id shows nothing)
     elif kind == "edit":
         await world.record(
             ToolCall(
@@ -230,6 +244,9 @@ def check(world: World, action: ControllerAction, retried: bool) -> None:
 @given(st.lists(step, max_size=40).filter(_bounded))
 @example(  # a stop delivered again after a failing run must not re-deliver the old pass
     [("run", "pass"), ("input", FOLLOW_UP), ("stop", 1), ("run", "fail"), ("retry", 0)]
+)
+@example(  # a failing run's id answered again with a pass: the failure stands
+    [("edit", "calc.py"), ("run", "fail"), ("again", "pass"), ("stop", 0)]
 )
 def test_the_loop_always_ends_never_passes_a_failed_check_and_never_loses_a_round(
     steps: list[tuple[str, object]],
