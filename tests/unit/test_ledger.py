@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from donecheck.actors.errors import StoreError
 from donecheck.actors.ledger import EvidenceLedger, event_id_of
@@ -104,6 +106,37 @@ def test_a_conflict_with_another_writer_reloads_and_retries() -> None:
         "c3",
     ]
     assert ours.statistics()["conflicts"] == 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(0, 2),  # which writer (an incarnation of the shard's actor)
+            st.booleans(),  # that writer restarts first (forgets what it cached)
+            st.lists(st.integers(0, 7), min_size=1, max_size=4),  # event ids, repeats likely
+        ),
+        max_size=25,
+    )
+)
+def test_writers_sharing_a_store_never_store_an_event_twice(
+    steps: list[tuple[int, bool, list[int]]],
+) -> None:
+    """The store keys rows by (session, seq) only; event ids are the ledger's to
+    check. Whatever the interleaving of writers that each cache the log, every
+    event is stored once, seqs run 1..n, and every acknowledgement names the seq
+    its event is stored at."""
+    store = MemoryStore()
+    writers = [EvidenceLedger(store=store) for _ in range(3)]
+    for index, restart, ids in steps:
+        if restart:
+            writers[index] = EvidenceLedger(store=store)
+        ack = writers[index].append([call(i) for i in ids])
+        stored = store.load("s")
+        assert [row.seq for row in stored] == list(range(1, len(stored) + 1))
+        at = {row.event_id: row.seq for row in stored}
+        assert len(at) == len(stored)
+        assert list(ack.seqs) == [at[f"e{i}"] for i in ids]
 
 
 def test_memory_is_bounded_and_evicted_sessions_reload() -> None:
