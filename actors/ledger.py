@@ -49,7 +49,7 @@ from donecheck.actors.review.evidence import (
     Pairing,
     RunningFingerprint,
     checks,
-    edits,
+    edits_of,
     last_edit_seq,
     snapshots,
 )
@@ -307,14 +307,18 @@ class EvidenceLedger:
         log = self._log(request.session_id)
         entries = log.entries
         include = set(request.include)
-        ops = log.operations() if include & {"operations", "checks", "reads", "excerpt"} else []
+        ops = (
+            log.operations()
+            if include & {"operations", "checks", "edits", "reads", "excerpt"}
+            else []
+        )
         view: dict[str, Any] = {}
         if "operations" in include:
             view["operations"] = tuple(ops)
         if "checks" in include:
-            view["checks"] = tuple(checks(ops, last_edit_seq(entries)))
+            view["checks"] = tuple(checks(ops, last_edit_seq(ops)))
         if "edits" in include:
-            view["edits"] = tuple(edits(entries))
+            view["edits"] = tuple(edits_of(ops))
         if "reads" in include:
             view["reads"] = tuple(read_evidence(entries, ops))
         if "snapshots" in include:

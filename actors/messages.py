@@ -429,6 +429,9 @@ class Operation(Message, frozen=True, kw_only=True):
     call by time and command, or a report that matched no call)."""
     output_said: bool | None = None
     """What the tool's output alone said, when a report overrode it."""
+    writes: tuple[str | None, ...] = ()
+    """The paths the call writes (``None`` for a target it does not name), read
+    once when the call is paired; empty for a call that writes nothing."""
 
     @property
     def evidence_id(self) -> str:

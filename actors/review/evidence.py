@@ -23,6 +23,7 @@
 from __future__ import annotations
 
 import bisect
+import functools
 import hashlib
 import json
 import re
@@ -56,6 +57,7 @@ __all__ = [
     "checks",
     "command_of",
     "edits",
+    "edits_of",
     "exit_status_from_output",
     "fingerprint",
     "hollow_output",
@@ -96,6 +98,13 @@ _RUFF_FOUND = re.compile(r"(?m)^Found \d+ errors?\.")
 _RUFF_OK = re.compile(r"(?m)^All checks passed!")
 _TSC_ERROR = re.compile(r"(?m)error TS\d+:|^Found \d+ errors?\b")
 _ESLINT_PROBLEMS = re.compile(r"✖ \d+ problems? \((\d+) errors?")
+_SUMMARY_WORDS = (
+    "passed", "fail", "error", "skipped", "warning", "deselected", "rerun", "test", "ok",
+    "success: no",
+)  # fmt: skip
+"""A word every summary above holds, in lower case: ASCII text without one has no
+summary, and is not searched a dozen times to learn it (``FAILED (errors=1)``,
+``ok  pkg 0.1s``, ``Found 2 errors``, ``Tests: 4 total`` all hold one)."""
 
 
 def exit_status_from_output(text: str) -> int | None:
@@ -107,14 +116,34 @@ def exit_status_from_output(text: str) -> int | None:
     """
     if not text:
         return None
-    explicit = _EXPLICIT_EXIT.findall(text[-20_000:])
-    if explicit:
-        return int(explicit[-1])
-    return _summary_status(text)
+    tail = text[-20_000:]
+    low = _lowered(tail)
+    if low is None or (("code" in low or "status" in low) and ("exit" in low or "return" in low)):
+        explicit = _EXPLICIT_EXIT.findall(tail)  # every form names exit/return and code/status
+        if explicit:
+            return int(explicit[-1])
+    return _summary_in(tail, low)
+
+
+def _lowered(tail: str) -> str | None:
+    """``tail`` in lower case where that is exactly how ``re.IGNORECASE`` sees it:
+    ASCII text. (Four other letters match ASCII ones under IGNORECASE — ``İ ı ſ K``
+    — so other text is searched with the patterns themselves.)"""
+    return tail.lower() if tail.isascii() else None
 
 
 def _summary_status(text: str) -> int | None:
     tail = text[-20_000:]
+    return _summary_in(tail, _lowered(tail))
+
+
+def _summary_in(tail: str, low: str | None) -> int | None:
+    if low is not None and not any(map(low.__contains__, _SUMMARY_WORDS)):
+        return None
+    return _summary_of(tail)
+
+
+def _summary_of(tail: str) -> int | None:
     pytest = _PYTEST_SUMMARY.findall(tail)
     if pytest:
         counts = pytest[-1]
@@ -310,9 +339,14 @@ _SHELL_TOOL = re.compile(
 _COMMAND_KEYS = ("command", "cmd", "script", "commandLine", "command_line", "commands")
 
 
+@functools.lru_cache(maxsize=1024)
+def _is_shell_tool(name: str) -> bool:
+    return _SHELL_TOOL.search(name) is not None
+
+
 def command_of(call: ToolCall) -> str | None:
     """The shell command a tool call ran, or ``None`` when it is not a shell tool."""
-    if not _SHELL_TOOL.search(call.name):
+    if not _is_shell_tool(call.name):
         return None
     args = call.arguments
     if isinstance(args, str):
@@ -380,7 +414,8 @@ class Pairing:
             if isinstance(event, ToolCall):
                 command = command_of(event)
                 commands[event.call_id] = command
-                if command is None and _write_paths(event, None) is not None:
+                paths = _write_paths(event, command)
+                if command is None and paths is not None:
                     writers.add(event.call_id)
                 by_call[event.call_id] = len(ops)
                 ops.append(
@@ -391,6 +426,7 @@ class Pairing:
                         command=command,
                         check=check_run(command).kind if command else None,
                         at=event.at,
+                        writes=tuple(paths) if paths is not None else (),
                     )
                 )
             elif isinstance(event, ToolResult):
@@ -763,17 +799,11 @@ _SHELL_WRITE = re.compile(
 
 def _write_paths(call: ToolCall, command: str | None) -> list[str | None] | None:
     """Paths a call writes (``None`` inside the list for an unnamed target)."""
+    if command is not None:
+        shell = _shell_write_paths(command)
+        return list(shell) if shell else None
     name = call.name.lower()
     args = call.arguments if isinstance(call.arguments, dict) else {}
-    if command is not None:
-        paths: list[str | None] = []
-        for match in _SHELL_WRITE.finditer(command):
-            path = match.group("redir") or match.group("tee") or match.group("sed")
-            if path is not None:
-                paths.append(path.strip("'\""))
-            elif match.group("verb"):
-                paths.append(None)
-        return list(dict.fromkeys(paths)) or None
     if name in EDITOR_TOOLS:
         if args.get("command") not in _EDITOR_WRITES:
             return None
@@ -793,40 +823,44 @@ def _write_paths(call: ToolCall, command: str | None) -> list[str | None] | None
     return [None]
 
 
-def edits(entries: Iterable[LedgerEntry], ops: Sequence[Operation] | None = None) -> list[Edit]:
-    """Writes in ledger order. A write whose result failed is kept with ``ok=False``.
-    ``ops`` are :func:`operations` of ``entries`` when the caller has them (saves
-    reading each call's command and outcome again)."""
-    entries = list(entries)
-    known = {op.call_seq: op for op in ops} if ops is not None else None
-    results: dict[str, ToolResult] = {}
-    if known is None:
-        for entry in entries:
-            if type(entry.event) is ToolResult:
-                results[entry.event.call_id] = entry.event
-    found: list[Edit] = []
-    for entry in entries:
-        event = entry.event
-        if type(event) is not ToolCall:
-            continue
-        op = known.get(entry.seq) if known is not None else None
-        command = op.command if op is not None else command_of(event)
-        paths = _write_paths(event, command)
-        if not paths:
-            continue
-        if op is not None:
-            ok = op.ok if op.result_seq is not None else None
-        else:
-            result = results.get(event.call_id)
-            ok = outcome(result, command, writes=command is None).ok if result is not None else None
-        for path in paths:
-            found.append(Edit(seq=entry.seq, tool=event.name, path=path, ok=ok, at=event.at))
-    return found
+@functools.lru_cache(maxsize=8192)
+def _shell_write_paths(command: str) -> tuple[str | None, ...]:
+    """The paths a shell command writes (``None`` for a write verb's unnamed target)."""
+    paths: list[str | None] = []
+    for match in _SHELL_WRITE.finditer(command):
+        path = match.group("redir") or match.group("tee") or match.group("sed")
+        if path is not None:
+            paths.append(path.strip("'\""))
+        elif match.group("verb"):
+            paths.append(None)
+    return tuple(dict.fromkeys(paths))
 
 
-def last_edit_seq(entries: Iterable[LedgerEntry]) -> int | None:
-    """Sequence number of the latest write that did not fail, if any."""
-    seqs = [e.seq for e in edits(entries) if e.ok is not False]
+def edits(entries: Iterable[LedgerEntry]) -> list[Edit]:
+    """Writes in ledger order. A write whose result failed is kept with ``ok=False``."""
+    return edits_of(operations(entries))
+
+
+def edits_of(ops: Iterable[Operation]) -> list[Edit]:
+    """:func:`edits` from the entries' :func:`operations` (each call's written paths
+    were read when it was paired: nothing is parsed again)."""
+    return [
+        Edit(
+            seq=op.call_seq,
+            tool=op.tool,
+            path=path,
+            ok=op.ok if op.result_seq is not None else None,
+            at=op.at,
+        )
+        for op in ops
+        for path in op.writes
+    ]
+
+
+def last_edit_seq(ops: Iterable[Operation]) -> int | None:
+    """Sequence number of the latest write that did not fail, if any (``ops`` are
+    :func:`operations` of the entries)."""
+    seqs = [e.seq for e in edits_of(ops) if e.ok is not False]
     return max(seqs) if seqs else None
 
 

@@ -28,7 +28,7 @@ from donecheck.actors.messages import (
     ToolResult,
 )
 from donecheck.actors.review.claims import category_of_check
-from donecheck.actors.review.evidence import edits, operations
+from donecheck.actors.review.evidence import edits_of, operations
 from donecheck.actors.review.preanalysis import material_key, materials_of
 from donecheck.actors.review.reads import read_evidence
 from donecheck.actors.review.scope import Scope, scope_of
@@ -60,7 +60,7 @@ class Facts:
         session_ops = list(given) if given is not None else operations(entries)
         scope = scope_of(entries, request.request_id, request.request, session_ops)
         ops = [op for op in session_ops if scope.includes(op.call_seq)]
-        scoped_edits = [e for e in edits(entries, session_ops) if scope.includes(e.seq)]
+        scoped_edits = [e for e in edits_of(session_ops) if scope.includes(e.seq)]
         return cls(
             request=request,
             ops=ops,

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from donecheck.actors.messages import LedgerEntry, ToolCall, ToolResult
@@ -46,6 +46,85 @@ from donecheck.actors.review import shell
 )
 def test_exit_status_from_output(text: str, status: int | None) -> None:
     assert ev.exit_status_from_output(text) == status
+
+
+_SUMMARIES = [
+    # each alone holds one of the hint's words: drop a word and its line fails
+    ("3 passed in 0.01s", 0),
+    ("1 failed in 0.1s", 1),
+    ("=== 1 error in 0.30s ===", 1),
+    ("1 skipped in 0.1s", 0),
+    ("2 warnings in 0.1s", 0),
+    ("3 deselected in 0.1s", 0),
+    ("1 rerun in 0.1s", 0),
+    ("=== no tests ran in 0.01s ===", 5),
+    ("Tests:       4 total", 0),
+    ("Ran 1 test in 0.001s\n\nOK", 0),
+    ("ok  \tgithub.com/x/y\t0.012s", 0),
+    ("test result: ok.", 0),
+    ("Success: no issues found in 3 source files", 0),
+    ("Found 1 error.", 1),
+    ("✖ 1 problem (0 errors, 1 warning)", 0),
+    ("FAIL\tgithub.com/x/y\t0.01s", 1),
+]
+
+
+@pytest.mark.parametrize(("text", "status"), _SUMMARIES)
+def test_each_summary_passes_the_hint(text: str, status: int) -> None:
+    assert ev._summary_of(text) == status
+    assert ev._summary_status(text) == status
+
+
+_EXITS = [
+    ("Exit code: 3", 3),
+    ("exit status 2", 2),
+    ("returncode=0", 0),
+    ("Return code: 4", 4),
+    ("EXITCODE 9", 9),
+    ("Process exited with code 137", 137),
+]
+
+
+@pytest.mark.parametrize(("text", "status"), _EXITS)
+def test_each_explicit_exit_passes_the_hint(text: str, status: int) -> None:
+    assert ev.exit_status_from_output(text) == status
+    assert ev.exit_status_from_output(text + "\n3 passed in 0.1s") == status
+
+
+def _searched_whole(text: str) -> int | None:
+    """exit_status_from_output as it was: every pattern searched."""
+    if not text:
+        return None
+    explicit = ev._EXPLICIT_EXIT.findall(text[-20_000:])
+    return int(explicit[-1]) if explicit else ev._summary_of(text[-20_000:])
+
+
+@settings(max_examples=500)
+@given(
+    st.lists(
+        st.sampled_from(
+            [t for t, _ in _SUMMARIES + _EXITS]
+            + ["\n", " ", "=", "Ok", "ran", "in 0.1s", "7", "İ", "ı", "ſ", "\u212a", "é"]
+        )
+        | st.text(max_size=8),
+        max_size=8,
+    )
+)
+def test_the_hint_never_hides_a_status(parts: list[str]) -> None:
+    """A text the word check passes over is one no pattern matches: the status read
+    is the one searching every pattern gives."""
+    text = "".join(parts)
+    assert ev.exit_status_from_output(text) == _searched_whole(text)
+    assert ev._summary_status(text) == ev._summary_of(text[-20_000:])
+
+
+@pytest.mark.parametrize(
+    "text", ["1 ſkipped in 0.1s", "1 faıled in 0.1s", "=== 1 FAİLED in 0.1s ===", "\u212aOK"]
+)
+def test_letters_ignorecase_folds_are_still_read(text: str) -> None:
+    """re.IGNORECASE matches ``ſ`` as ``s``, ``ı``/``İ`` as ``i``: such text is not
+    skipped by a lower-case word check (which would not see them)."""
+    assert ev.exit_status_from_output(text) == _searched_whole(text)
 
 
 @given(st.text(max_size=2_000))
@@ -225,7 +304,7 @@ def test_failed_write_is_not_the_last_edit() -> None:
         ("call", "b", "write_file", {"path": "b.py"}),
         ("result", "b", "Permission denied", 1),
     )
-    assert ev.last_edit_seq(entries) == 1
+    assert ev.last_edit_seq(ev.operations(entries)) == 1
 
 
 def test_fingerprint_is_order_preserving() -> None:

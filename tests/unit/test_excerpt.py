@@ -53,6 +53,7 @@ def test_checks_view_marks_stale_and_resolved() -> None:
     ledger.run("ruff check .", 0, "All checks passed!")
     ledger.write("src/app.py")
     entries = ledger.entries
-    found = {c.command: c for c in checks(operations(entries), last_edit_seq(entries))}
+    ops = operations(entries)
+    found = {c.command: c for c in checks(ops, last_edit_seq(ops))}
     assert found["pytest tests/a.py"].resolved and found["pytest tests/a.py"].ok is False
     assert found["pytest"].stale and found["ruff check ."].stale
