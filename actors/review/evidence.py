@@ -147,7 +147,8 @@ def _summary_of(tail: str) -> int | None:
     pytest = _PYTEST_SUMMARY.findall(tail)
     if pytest:
         counts = pytest[-1]
-        return 1 if re.search(r"\b\d+ (?:failed|errors?)\b", counts) else 0
+        # as case-blind as the summary pattern: "1 FAILED in 0.1s" is not a pass
+        return 1 if re.search(r"(?i)\b\d+ (?:failed|errors?)\b", counts) else 0
     if _PYTEST_NO_TESTS.search(tail):
         return 5
     if _UNITTEST_FAILED.search(tail):
@@ -156,7 +157,7 @@ def _summary_of(tail: str) -> int | None:
         return 0
     jest = _JEST_TESTS.findall(tail) or _VITEST_TESTS.findall(tail)
     if jest:
-        return 1 if re.search(r"\b\d+ failed\b", jest[-1]) else 0
+        return 1 if re.search(r"(?i)\b\d+ failed\b", jest[-1]) else 0
     cargo = _CARGO_RESULT.findall(tail)
     if cargo:
         return 0 if all(r == "ok" for r in cargo) else 101

@@ -42,6 +42,13 @@ from donecheck.actors.review import shell
         ("HTTP status code 404", None),
         # an explicit statement wins over a summary
         ("=== 1 failed in 0.1s ===\nExit code: 0", 0),
+        # a failure count in any case is a failure, never a pass
+        ("=== 1 FAILED in 0.1s ===", 1),
+        ("1 Failed, 2 passed in 0.1s", 1),
+        ("2 ERRORS in 1s", 1),
+        ("1 faıled in 0.1s", 1),  # a dotless i: the summary pattern reads it as "failed"
+        ("Tests:       1 FAILED, 2 passed, 3 total", 1),
+        ("Tests  1 Failed | 2 passed (3)", None),
     ],
 )
 def test_exit_status_from_output(text: str, status: int | None) -> None:
