@@ -5,12 +5,21 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from donecheck.actors.messages import CheckReport, FailedTest, LedgerEntry, ToolCall, ToolResult
-from donecheck.actors.review.evidence import Pairing, operations
+from donecheck.actors.ledger import EvidenceLedger
+from donecheck.actors.messages import (
+    CheckReport,
+    FailedTest,
+    LedgerEntry,
+    ToolCall,
+    ToolResult,
+    ViewRequest,
+)
+from donecheck.actors.review.evidence import Pairing, edits, fingerprint, operations
 from donecheck.actors.review.rules import review_by_rules
 from donecheck.runtime.scripted import verdict_text
 from tests.unit.helpers import LedgerBuilder
@@ -385,3 +394,36 @@ def test_pairing_fed_piece_by_piece_is_pairing_the_whole_ledger(
         assert pairing.operations() == operations(entries[:cut])
     pairing.feed(entries[start:])
     assert pairing.operations() == operations(entries)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(_step, max_size=14),
+    st.lists(st.integers(1, 8), min_size=1, max_size=6),
+    st.lists(st.booleans(), max_size=6),
+)
+def test_a_ledger_appended_in_any_batches_views_what_one_pass_gives(
+    steps: list[tuple[str, Any, Any]], sizes: list[int], looks: list[bool]
+) -> None:
+    """The ledger pairs and hashes entries as it appends them (while they are in the
+    CPU's cache): whatever the batches, and views asked between them or not, a view
+    holds the operations, writes and fingerprint of one pass over the whole log."""
+    built = list(_build(steps).request(CLAIM).entries)
+    events = [msgspec.structs.replace(e.event, event_id=f"x{i}") for i, e in enumerate(built)]
+    ledger = EvidenceLedger()
+    start = 0
+    for n, size in enumerate(sizes * (len(events) // max(1, sum(sizes)) + 1)):
+        if start >= len(events):
+            break
+        ledger.append(events[start : start + size])
+        start += size
+        if n < len(looks) and looks[n]:
+            ledger.view(ViewRequest(session_id="s", include=("operations",)))
+    view = ledger.view(ViewRequest(session_id="s", include=("entries", "operations", "edits")))
+    assert list(view.operations) == operations(view.entries)
+    assert list(view.edits) == edits(view.entries)
+    assert view.fingerprint == fingerprint(view.entries)
+    assert [e.event for e in view.entries] == events
+    # one session id string for a batch's events, not one each
+    first = view.entries[: sizes[0]]
+    assert len({id(e.event.session_id) for e in first}) == (1 if first else 0)
