@@ -69,20 +69,45 @@ async def _timed(dc: Any, transcript: Any) -> tuple[float, float, str]:
     return recorded - started, reviewed - recorded, action.report.decision or "unverified"
 
 
+async def _block(dc: Any, copies: list[Any]) -> tuple[float, float, str]:
+    """:func:`_timed` per session, averaged over one session per copy, in a row."""
+    record = review = 0.0
+    decision = ""
+    for transcript in copies:
+        r, v, decision = await _timed(dc, transcript)
+        record, review = record + r, review + v
+    return record / len(copies), review / len(copies), decision
+
+
 def measure(dc: object, paths: list[Path], mode: str, repeats: int) -> None:
-    """Every size once to warm up (not counted: the first run in a process pays for
-    code paths, allocator arenas and files that later sessions reuse), then
-    ``repeats`` rounds, each running every size once in a new session — sizes
-    interleaved, so drift in the machine's speed touches each size alike. The
-    median counts; the minimum and every run are printed too."""
+    """The time of one session of each size, measured so that every size sees the
+    same machine:
+
+    * each sample of a size is a block of sessions of about the largest size's
+      messages in all (100 sessions of 1k, 10 of 10k, 3 of 30k, 1 of 100k), each a
+      new session; its time per session counts. A lone 0.3 s run either hits a
+      quiet moment of a shared machine or does not (10k alone spread 0.25-0.44 s);
+      a 3 s run always takes its share of the disturbance — so lone short runs made
+      long sessions look superlinear when the work is not (cachegrind: 9.8x the
+      instructions for 10x the messages);
+    * every size runs once first, to warm up (printed, not counted: the first run
+      in a process pays for code paths, arenas and files later sessions reuse);
+    * then ``repeats`` rounds, sizes interleaved, so drift touches each alike; the
+      median counts, the minimum and every sample are printed too."""
     from donecheck.runtime.transcripts.detect import load_transcript
 
-    transcripts = [(int(path.stem[1:]), load_transcript(path)) for path in paths]
-    first = {n: asyncio.run(_timed(dc, t)) for n, t in transcripts}
-    runs: dict[int, list[tuple[float, float, str]]] = {n: [] for n, _ in transcripts}
+    sizes = {int(path.stem[1:]): path for path in paths}
+    largest = max(sizes)
+    block = {n: max(1, largest // n) for n in sizes}
+    # a copy per session of a block: a session replays a transcript it has not
+    # touched, as the largest does (one 10k transcript replayed ten times would
+    # stay in the CPU's cache and flatter the smaller sizes)
+    copies = {n: [load_transcript(path) for _ in range(block[n])] for n, path in sizes.items()}
+    first = {n: asyncio.run(_timed(dc, load_transcript(path))) for n, path in sizes.items()}
+    runs: dict[int, list[tuple[float, float, str]]] = {n: [] for n in sizes}
     for round_ in range(repeats):
-        for n, transcript in transcripts:
-            runs[n].append(asyncio.run(_timed(dc, transcript)))
+        for n in sizes:
+            runs[n].append(asyncio.run(_block(dc, copies[n])))
         log(f"{mode}: round {round_ + 1}/{repeats}")
     times: dict[int, float] = {}
     review: dict[int, float] = {}
@@ -103,6 +128,7 @@ def measure(dc: object, paths: list[Path], mode: str, repeats: int) -> None:
             turn_stopping_s=round(review[n], 4),
             min_s=round(least[n], 4),
             repeats=repeats,
+            sessions_per_sample=block[n],
             spread_s=[round(r[0] + r[1], 4) for r in done],
             warm_up_s=round(first[n][0] + first[n][1], 4),
         )
@@ -124,7 +150,7 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[1_000, 10_000, 30_000, 100_000])
     parser.add_argument("--no-ray", action="store_true")
     parser.add_argument(
-        "--repeats", type=int, default=5, help="counted runs per size, after one to warm up"
+        "--repeats", type=int, default=3, help="counted samples per size, after a warm-up run"
     )
     args = parser.parse_args()
     from donecheck.runtime import DoneCheck
