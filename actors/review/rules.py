@@ -404,7 +404,7 @@ def _unresolved_errors(ev: Facts, out: _Findings) -> None:
 def _unwritten_files(ev: Facts, out: _Findings) -> None:
     unnamed = [e for e in ev.writes if e.path is None]
     named = [e for e in ev.writes if e.path is not None]
-    snapshots = [e.event.path for e in ev.request.entries if isinstance(e.event, FileSnapshot)]
+    snapshots: list[str] | None = None  # read only for a claim the writes do not back
     for claim in file_claims(ev.request.answer):
         missing = [
             path for path in claim.paths if not any(path_matches(path, e.path or "") for e in named)
@@ -418,6 +418,10 @@ def _unwritten_files(ev: Facts, out: _Findings) -> None:
                 f" ({ids}) wrote files they do not name, which may include them."
             )
             continue
+        if snapshots is None:
+            snapshots = [
+                e.event.path for e in ev.request.entries if isinstance(e.event, FileSnapshot)
+            ]
         seen = [p for p in missing if any(path_matches(p, s) for s in snapshots)]
         problem = "The ledger shows no write to " + ", ".join(f"`{p}`" for p in missing) + "."
         if seen:

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from donecheck.actors.messages import Material
+from donecheck.actors.messages import FileSnapshot, Material
 from donecheck.actors.review.rules import RULES_NOTE, output_summary, review_by_rules
 from donecheck.parsers import parse_bytes
 from tests.unit.helpers import LedgerBuilder
@@ -173,6 +173,15 @@ def test_files_claimed_changed_need_a_write(answer: str, flagged: list[str]) -> 
         assert f"`{path}`" in finding.problem
     assert finding.evidence == ("ANSWER",)
     assert "git diff" in finding.recheck
+
+
+def test_a_snapshot_of_the_claimed_file_is_said_not_to_show_a_change() -> None:
+    ledger = LedgerBuilder()
+    ledger.write("src/other.py")
+    ledger._add(FileSnapshot(session_id="s", path="src/calc.py", exists=True, size=10))
+    verdict = review_by_rules(ledger.request("I updated `src/calc.py` to handle zero." + LONG))
+    (finding,) = [f for f in verdict.findings if f.rule == "unwritten_file"]
+    assert "Snapshots show the file exists, not that this session changed it" in finding.problem
 
 
 def test_a_write_anywhere_under_the_claimed_name_counts() -> None:
