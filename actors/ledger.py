@@ -109,11 +109,21 @@ class _SessionLog:
         it appends them, while they are still in the CPU's cache: a view of a long
         session then reads no entry again (pairing 100k entries at the review read
         ~85 MB that had long left the cache)."""
-        new = self.entries[self.pairing.count :]
-        if new:
-            self.pairing.feed(new)
-            self.ops = None
-        self.running.feed(self.entries[self.running.count :])
+        try:
+            new = self.entries[self.pairing.count :]
+            if new:
+                self.ops = None
+                self.pairing.feed(new)
+            self.running.feed(self.entries[self.running.count :])
+        except BaseException:
+            # a feed that stopped part-way has counted entries it did not take in:
+            # start over from the whole log next time rather than skip them
+            self.forget_derived()
+            raise
+
+    def forget_derived(self) -> None:
+        """Drop the pairing and the running fingerprint (rebuilt from the entries)."""
+        self.pairing, self.running, self.ops = Pairing(), RunningFingerprint(), None
 
     @property
     def registered(self) -> bool:
@@ -150,6 +160,7 @@ class EvidenceLedger:
             "conflicts": 0,
             "batches": 0,
             "snapshots_skipped": 0,
+            "absorb_failures": 0,
         }
         if settle_gc:
             process.settle_gc()
@@ -289,7 +300,13 @@ class EvidenceLedger:
             elif isinstance(entry.event, FileSnapshot):
                 log.watched.add(entry.event.path)
         for log in {id(log): log for log, _, _ in new}.values():
-            log.absorb()  # while the new entries are still in the CPU's cache
+            try:
+                log.absorb()  # while the new entries are still in the CPU's cache
+            except Exception:
+                # The events are stored: acknowledge them. The pairing starts over
+                # at the next view, which then fails as it would have (a review
+                # that cannot read its evidence is unverified) — never skips one.
+                self._stats["absorb_failures"] += 1
         self._stats["appended"] += len(rows)
         self._stats["duplicates"] += duplicates
         self._stats["snapshots_skipped"] += skipped

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -20,6 +21,7 @@ from donecheck.actors.messages import (
     ToolResult,
     ViewRequest,
 )
+from donecheck.actors.review.evidence import Pairing, fingerprint, operations
 from donecheck.actors.store import MemoryStore, open_store
 from donecheck.parsers import parse_bytes
 
@@ -137,6 +139,37 @@ def test_writers_sharing_a_store_never_store_an_event_twice(
         at = {row.event_id: row.seq for row in stored}
         assert len(at) == len(stored)
         assert list(ack.seqs) == [at[f"e{i}"] for i in ids]
+
+
+def test_a_pairing_that_fails_on_append_acknowledges_the_events_and_skips_none(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The ledger pairs entries as it stores them. If that fails, the events are
+    still acknowledged (they are durable), and no entry is left out of a later
+    view's operations: the pairing starts over, and fails there if it still does."""
+    ledger = EvidenceLedger()
+    ledger.append([call(1, command="pytest"), result(1, code=1, output="1 failed")])
+    real = Pairing.feed
+    broken = {"on": True}
+
+    def feed(self: Pairing, entries: Any) -> None:
+        if broken["on"]:
+            for _ in entries:
+                self.count += 1  # as far as it got
+            raise RuntimeError("pairing bug")
+        real(self, entries)
+
+    monkeypatch.setattr(Pairing, "feed", feed)
+    ack = ledger.append([call(2, command="pytest"), result(2, code=1, output="2 failed")])
+    assert ack.seqs == (3, 4)
+    assert ledger.statistics()["absorb_failures"] == 1
+    with pytest.raises(RuntimeError):
+        ledger.view(ViewRequest(session_id="s", include=("operations",)))
+    broken["on"] = False
+    view = ledger.view(ViewRequest(session_id="s", include=("entries", "operations")))
+    assert list(view.operations) == operations(view.entries)
+    assert [op.ok for op in view.operations] == [False, False]
+    assert view.fingerprint == fingerprint(view.entries)
 
 
 def test_memory_is_bounded_and_evicted_sessions_reload() -> None:
