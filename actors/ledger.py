@@ -108,7 +108,7 @@ class _SessionLog:
         """Pair and hash the entries added since the last time. The ledger does it as
         it appends them, while they are still in the CPU's cache: a view of a long
         session then reads no entry again (pairing 100k entries at the review read
-        ~85 MB that had long left the cache)."""
+        ~80 MB that had long left the cache)."""
         try:
             new = self.entries[self.pairing.count :]
             if new:
@@ -258,10 +258,9 @@ class EvidenceLedger:
         current = None
         for index, event in enumerate(events):
             session_id = event.session_id
-            if session_id is current:  # one string per session, not one per event
-                pass
-            elif session_id == current:
-                msgspec.structs.force_setattr(event, "session_id", current)
+            if session_id == current:
+                if session_id is not current:  # one string per batch, not one per event
+                    msgspec.structs.force_setattr(event, "session_id", current)
             else:  # batches are mostly one session: look up once
                 current = session_id
                 log = self._log(session_id, evict=False)  # after the batch: see below
