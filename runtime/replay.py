@@ -25,7 +25,11 @@ __all__ = [
     "tool_image_refs",
 ]
 
-_BATCH = 200
+_BATCH = 1_000
+"""Events per ledger call when a transcript is replayed. Each call is a store
+transaction (an fsync) and, on Ray, an actor call: 1,000 rather than 200 cut the
+recording of a 100k-message transcript on Ray by a third (4.6 -> 3.0 s,
+``benchmarks.session_length``)."""
 
 
 @dataclass(frozen=True, slots=True)
