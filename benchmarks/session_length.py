@@ -152,11 +152,39 @@ def main() -> None:
     parser.add_argument(
         "--repeats", type=int, default=3, help="counted samples per size, after a warm-up run"
     )
+    parser.add_argument(
+        "--one",
+        type=int,
+        metavar="N",
+        help="in-process, load the --sizes transcripts, replay a 200-message warm-up and"
+        " then one session of N messages (one of --sizes; 0: none): to count its"
+        " instructions, e.g. valgrind --tool=cachegrind --cache-sim=no python -m"
+        " benchmarks.session_length --one 10000, minus the same with --one 0",
+    )
     args = parser.parse_args()
     from donecheck.runtime import DoneCheck
 
     with tempfile.TemporaryDirectory(prefix="dc-length-") as tmp:
         folder = Path(tmp)
+        if args.one is not None:
+            from donecheck.runtime.transcripts.detect import load_transcript
+
+            if args.one and args.one not in args.sizes:
+                parser.error(f"--one {args.one}: not one of --sizes {args.sizes}")
+            # every size written and loaded whatever N: the same set-up to subtract
+            loaded = {n: load_transcript(write_transcript(folder, n)) for n in args.sizes}
+            warm = load_transcript(write_transcript(folder, 200))
+            one = loaded.get(args.one)
+            dc = DoneCheck.start_local(data_dir=folder / "local")
+            try:
+                asyncio.run(_timed(dc, warm))
+                if one is not None:
+                    record_s, review_s, decision = asyncio.run(_timed(dc, one))
+                    emit("session_length", "one_s", record_s + review_s, "s", messages=args.one,
+                         record_s=round(record_s, 4), decision=decision)  # fmt: skip
+            finally:
+                dc.shutdown()
+            return
         paths = [write_transcript(folder, n) for n in args.sizes]
         log(f"transcripts: {', '.join(str(n) for n in args.sizes)} messages")
         local = DoneCheck.start_local(data_dir=folder / "local")
