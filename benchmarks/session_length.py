@@ -145,6 +145,26 @@ def measure(dc: object, paths: list[Path], mode: str, repeats: int) -> None:
         )
 
 
+def one_session(folder: Path, sizes: list[int], messages: int) -> None:
+    """``--one``: every size's transcript written and loaded (the same set-up
+    whatever ``messages``, so a run with 0 subtracts), a 200-message warm-up, then
+    one session of ``messages`` (none for 0), in-process."""
+    from donecheck.runtime import DoneCheck
+    from donecheck.runtime.transcripts.detect import load_transcript
+
+    loaded = {n: load_transcript(write_transcript(folder, n)) for n in sizes}
+    warm = load_transcript(write_transcript(folder, 200))
+    dc = DoneCheck.start_local(data_dir=folder / "local")
+    try:
+        asyncio.run(_timed(dc, warm))
+        if messages:
+            record_s, review_s, decision = asyncio.run(_timed(dc, loaded[messages]))
+            emit("session_length", "one_s", record_s + review_s, "s", messages=messages,
+                 record_s=round(record_s, 4), decision=decision)  # fmt: skip
+    finally:
+        dc.shutdown()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1_000, 10_000, 30_000, 100_000])
@@ -167,23 +187,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="dc-length-") as tmp:
         folder = Path(tmp)
         if args.one is not None:
-            from donecheck.runtime.transcripts.detect import load_transcript
-
             if args.one and args.one not in args.sizes:
                 parser.error(f"--one {args.one}: not one of --sizes {args.sizes}")
-            # every size written and loaded whatever N: the same set-up to subtract
-            loaded = {n: load_transcript(write_transcript(folder, n)) for n in args.sizes}
-            warm = load_transcript(write_transcript(folder, 200))
-            one = loaded.get(args.one)
-            dc = DoneCheck.start_local(data_dir=folder / "local")
-            try:
-                asyncio.run(_timed(dc, warm))
-                if one is not None:
-                    record_s, review_s, decision = asyncio.run(_timed(dc, one))
-                    emit("session_length", "one_s", record_s + review_s, "s", messages=args.one,
-                         record_s=round(record_s, 4), decision=decision)  # fmt: skip
-            finally:
-                dc.shutdown()
+            one_session(folder, args.sizes, args.one)
             return
         paths = [write_transcript(folder, n) for n in args.sizes]
         log(f"transcripts: {', '.join(str(n) for n in args.sizes)} messages")

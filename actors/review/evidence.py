@@ -395,26 +395,24 @@ class Pairing:
     pairs only what is new), :meth:`operations` is what :func:`operations` would
     answer for everything fed so far."""
 
-    __slots__ = ("_by_call", "_commands", "_finished", "_ops", "_reports", "_writers", "count")
+    __slots__ = ("_by_call", "_finished", "_ops", "_reports", "_writers", "count")
 
     def __init__(self) -> None:
         self.count = 0
         """Entries fed so far."""
         self._ops: list[Operation] = []
         self._by_call: dict[str, int] = {}
-        self._commands: dict[str, str | None] = {}
         self._writers: set[str] = set()
         self._finished: dict[int, float] = {}
         self._reports: list[tuple[int, CheckReport]] = []
 
     def feed(self, entries: Iterable[LedgerEntry]) -> None:
-        ops, by_call, commands, writers = self._ops, self._by_call, self._commands, self._writers
+        ops, by_call, writers = self._ops, self._by_call, self._writers
         for entry in entries:
             self.count += 1
             event = entry.event
             if isinstance(event, ToolCall):
                 command = command_of(event)
-                commands[event.call_id] = command
                 paths = _write_paths(event, command)
                 if command is None and paths is not None:
                     writers.add(event.call_id)
@@ -433,7 +431,9 @@ class Pairing:
             elif isinstance(event, ToolResult):
                 index = by_call.get(event.call_id)
                 result = outcome(
-                    event, commands.get(event.call_id), writes=event.call_id in writers
+                    event,
+                    ops[index].command if index is not None else None,  # the latest call's
+                    writes=event.call_id in writers,
                 )
                 if index is None:
                     ops.append(
