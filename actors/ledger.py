@@ -331,15 +331,22 @@ class EvidenceLedger:
         return answers
 
     def view(self, request: ViewRequest) -> LedgerView:
-        """A session's entries after ``since_seq`` and the requested views.
+        """A session's entries after ``since_seq`` (at most ``limit``) and the
+        requested views.
 
-        Views are computed from the complete ledger of the session; an unknown
-        session has none.
+        Views are computed from the complete ledger of the session, and come with
+        the page of entries that reaches its end; an unknown session has none.
         """
         self._stats["views"] += 1
         log = self._log(request.session_id)
         entries = log.entries
         include = set(request.include)
+        shown: tuple[LedgerEntry, ...] = ()
+        if "entries" in include:
+            end = None if request.limit is None else request.since_seq + max(1, request.limit)
+            shown = tuple(entries[request.since_seq : end])
+            if end is not None and end < len(entries):
+                include = {"entries"}  # a page before the end: the views come with the last
         ops = (
             log.operations()
             if include & {"operations", "checks", "edits", "reads", "excerpt"}
@@ -358,7 +365,6 @@ class EvidenceLedger:
             view["snapshots"] = tuple(snapshots(entries, self._snapshot_targets)[0])
         if "excerpt" in include:
             view["excerpt"] = excerpt(entries, request.excerpt_chars, ops)
-        shown = tuple(entries[request.since_seq :]) if "entries" in include else ()
         return LedgerView(
             session_id=request.session_id,
             entries=shown,

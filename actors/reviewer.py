@@ -63,6 +63,7 @@ from donecheck.actors.messages import (
     AuxKind,
     Deny,
     LedgerEntry,
+    LedgerView,
     NoVerdict,
     Reserve,
     ReviewRequest,
@@ -99,6 +100,8 @@ __all__ = ["Reviewer"]
 _T = TypeVar("_T")
 _ACCEPTANCE_CACHE = 10_000
 _LATENCIES = 4_096
+_VIEW_PAGE = 4_096
+"""Ledger entries a reviewer reads per call (about 1 MB of messages)."""
 _MIRRORED_SESSIONS = 2_000
 _MIRRORED_ENTRIES = 1_000_000
 """Bounds of the ledger entries kept for ``from_ledger`` reviews (sessions, and
@@ -192,17 +195,13 @@ class Reviewer:
         session_id = request.session_id
         for _ in range(2):
             known = self._mirrors.get(session_id)
-            view = await self._ledger.view(
-                ViewRequest(
-                    session_id=session_id,
-                    since_seq=len(known.entries) if known is not None else 0,
-                    include=("entries", "operations"),
-                )
+            read, view = await self._read_ledger(
+                session_id, len(known.entries) if known is not None else 0
             )
             # another review of the session may have read on meanwhile: same copy
             mirror = self._mirrors.get(session_id) or _Mirror()
-            mirror.extend(view.entries)
-            self._stats["ledger_entries_read"] += len(view.entries)
+            mirror.extend(read)
+            self._stats["ledger_entries_read"] += len(read)
             if len(mirror.entries) == view.last_seq and mirror.fingerprint() == view.fingerprint:
                 self._keep(session_id, mirror)
                 evidence = msgspec.structs.replace(
@@ -220,6 +219,36 @@ class Reviewer:
             if dropped is not None:
                 self._mirrored -= dropped.counted
         raise RuntimeError(f"the ledger of {session_id} kept changing while it was read")
+
+    async def _read_ledger(
+        self, session_id: str, since: int
+    ) -> tuple[list[LedgerEntry], LedgerView]:
+        """A session's entries after ``since``, read in pages of at most
+        ``_VIEW_PAGE``, and the view of the last page (with the operations of the
+        entries read). A long session then crosses as pages of a megabyte or so,
+        not as one message the size of its whole log (30 MB at 100k entries: the
+        ledger, Ray and this process each allocated that afresh, page by page).
+        Stops early, incomplete — which the caller's check then catches — if the
+        ledger answers an empty page or grows faster than it is read."""
+        assert self._ledger is not None
+        read: list[LedgerEntry] = []
+        pages = 0
+        most = 2
+        while True:
+            view = await self._ledger.view(
+                ViewRequest(
+                    session_id=session_id,
+                    since_seq=since + len(read),
+                    include=("entries", "operations"),
+                    limit=_VIEW_PAGE,
+                )
+            )
+            read += view.entries
+            pages += 1
+            if pages == 1:
+                most = 2 + 2 * -(-(view.last_seq - since) // _VIEW_PAGE)
+            if not view.entries or since + len(read) >= view.last_seq or pages >= most:
+                return read, view
 
     def _keep(self, session_id: str, mirror: _Mirror) -> None:
         """Keep a session's copy, within the bounds (least recently reviewed go)."""

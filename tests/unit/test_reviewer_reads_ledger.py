@@ -13,6 +13,7 @@ from donecheck.actors import reviewer as reviewer_module
 from donecheck.actors.ledger import EvidenceLedger
 from donecheck.actors.loop import progress_key
 from donecheck.actors.messages import (
+    LedgerView,
     NoVerdict,
     ReviewRequest,
     SessionOpened,
@@ -36,27 +37,24 @@ def session(ledgers: LocalLedgers, sid: str = "s") -> None:
     )
 
 
+def pytest_run(n: int, output: str, code: int, sid: str = "s") -> list[ToolCall | ToolResult]:
+    """The events of one ``pytest -q`` run, numbered ``n``."""
+    return [
+        ToolCall(
+            session_id=sid,
+            call_id=f"c{n}",
+            name="bash",
+            arguments={"command": "pytest -q"},
+            event_id=f"call-{n}",
+        ),
+        ToolResult(
+            session_id=sid, call_id=f"c{n}", exit_code=code, output=output, event_id=f"result-{n}"
+        ),
+    ]
+
+
 def ran(ledgers: LocalLedgers, n: int, output: str, code: int, sid: str = "s") -> None:
-    asyncio.run(
-        ledgers.append(
-            [
-                ToolCall(
-                    session_id=sid,
-                    call_id=f"c{n}",
-                    name="bash",
-                    arguments={"command": "pytest -q"},
-                    event_id=f"call-{n}",
-                ),
-                ToolResult(
-                    session_id=sid,
-                    call_id=f"c{n}",
-                    exit_code=code,
-                    output=output,
-                    event_id=f"result-{n}",
-                ),
-            ]
-        )
-    )
+    asyncio.run(ledgers.append(pytest_run(n, output, code, sid)))
 
 
 def asked(sid: str = "s") -> ReviewRequest:
@@ -172,3 +170,112 @@ def test_the_copies_stay_within_their_bounds_and_their_count_is_exact(
         assert reader.statistics()["mirrored_entries"] == held <= 12
         assert len(reader._mirrors) <= 4
         assert result.ledger_seq == len(whole(ledgers, sid).entries)
+
+
+class _CountingLedgers(LocalLedgers):
+    """The same ledger shards, counting the views asked; ``between`` runs after
+    each answer (an agent recording while the reviewer reads)."""
+
+    def __init__(self, ledgers: list[EvidenceLedger], between: object = None) -> None:
+        super().__init__(ledgers)
+        self.asked: list[ViewRequest] = []
+        self.between = between
+
+    async def view(self, request: ViewRequest) -> LedgerView:
+        self.asked.append(request)
+        answer = await super().view(request)
+        if callable(self.between):
+            self.between()
+        return answer
+
+
+def test_a_long_session_is_read_in_pages_and_decided_as_on_the_whole_ledger(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(reviewer_module, "_VIEW_PAGE", 4)
+    ledgers = _CountingLedgers([EvidenceLedger()])
+    reader, plain = Reviewer(ledger=ledgers), Reviewer()
+    session(ledgers)
+    for n in range(1, 6):  # 11 entries: pages of 4, 4 and 3
+        ran(ledgers, n, "FAILED test_add\n1 failed", 1)
+    first = asyncio.run(reader.review(asked()))
+    assert isinstance(first, Verdict) and first.decision == "need_fix" and first.ledger_seq == 11
+    assert [r.since_seq for r in ledgers.asked] == [0, 4, 8]
+    assert all(r.limit == 4 for r in ledgers.asked)
+    assert same(first, asyncio.run(plain.review(whole(ledgers))))
+    assert reader._mirrors["s"].entries == list(whole(ledgers).entries)
+
+    ledgers.asked.clear()
+    ran(ledgers, 6, "3 passed", 0)  # then only what is new, in one page
+    second = asyncio.run(reader.review(asked()))
+    assert [r.since_seq for r in ledgers.asked] == [11]
+    assert isinstance(second, Verdict) and second.ledger_seq == 13
+    assert same(second, asyncio.run(plain.review(whole(ledgers))))
+
+
+def test_pages_read_while_the_agent_records_end_with_the_operations_of_every_entry(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The ledger grows between pages: the review holds every entry up to the last
+    page's end and the operations it gets describe exactly those — here the run
+    recorded last, between two pages, failed: passing on the first pages' view
+    would be a false pass."""
+    monkeypatch.setattr(reviewer_module, "_VIEW_PAGE", 3)
+    grown = iter(range(10, 13))
+
+    def record() -> None:
+        n = next(grown, None)
+        if n is not None:
+            failed = n == 12
+            output = "FAILED test_add\n1 failed" if failed else "3 passed"
+            ledgers.for_session("s").append(pytest_run(n, output, int(failed)))
+
+    ledgers = _CountingLedgers([EvidenceLedger()], between=record)
+    session(ledgers)
+    for n in range(1, 4):
+        ran(ledgers, n, "3 passed", 0)
+    result = asyncio.run(Reviewer(ledger=ledgers).review(asked()))
+    assert [r.since_seq for r in ledgers.asked] == [0, 3, 6, 9, 12]
+    assert isinstance(result, Verdict) and result.decision == "need_fix"
+    assert result.ledger_seq == 13
+    assert same(result, asyncio.run(Reviewer().review(whole(ledgers))))
+
+
+def test_a_ledger_that_outgrows_the_reader_gives_no_verdict_not_a_hang(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(reviewer_module, "_VIEW_PAGE", 1)
+    count = iter(range(100, 10_000))
+
+    def record() -> None:  # two entries recorded for each one read
+        ledgers.for_session("s").append(pytest_run(next(count), "3 passed", 0))
+
+    ledgers = _CountingLedgers([EvidenceLedger()], between=record)
+    session(ledgers)
+    ran(ledgers, 1, "3 passed", 0)
+    result = asyncio.run(Reviewer(ledger=ledgers).review(asked()))
+    assert isinstance(result, NoVerdict) and "kept changing" in result.reason
+    # two reads, each of at most 2 + twice the pages the ledger held when it began:
+    # 3 entries the first time, 3 + 8 x 2 the second
+    assert len(ledgers.asked) == (2 + 2 * 3) + (2 + 2 * 19)
+
+
+def test_a_view_page_carries_the_views_only_when_it_reaches_the_end() -> None:
+    ledger = EvidenceLedger()
+    ledgers = LocalLedgers([ledger])
+    session(ledgers)
+    for n in range(1, 4):
+        ran(ledgers, n, "3 passed", 0)
+    both = ("entries", "operations")
+    page = ledger.view(ViewRequest(session_id="s", include=both, limit=4))
+    assert [e.seq for e in page.entries] == [1, 2, 3, 4] and page.operations == ()
+    assert page.last_seq == 7
+    last = ledger.view(ViewRequest(session_id="s", since_seq=4, include=both, limit=4))
+    assert [e.seq for e in last.entries] == [5, 6, 7] and len(last.operations) == 3
+    exact = ledger.view(ViewRequest(session_id="s", since_seq=3, include=both, limit=4))
+    assert [e.seq for e in exact.entries] == [4, 5, 6, 7] and len(exact.operations) == 3
+    unpaged = ledger.view(ViewRequest(session_id="s", include=both))
+    assert len(unpaged.entries) == 7 and unpaged.operations == last.operations
+    assert page.fingerprint == last.fingerprint == unpaged.fingerprint
+    zero = ledger.view(ViewRequest(session_id="s", include=both, limit=0))
+    assert [e.seq for e in zero.entries] == [1]  # a page holds at least one entry
