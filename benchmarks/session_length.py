@@ -3,7 +3,8 @@ and results, a test run every 50 calls, a final claim), replayed into a session
 and reviewed, for N in 1k, 10k, 30k, 100k — in-process and on an embedded Ray.
 
 Target (issue 15): 100k messages in at most 10x the time of 10k.
-Run: ``python -m benchmarks.session_length`` (``--sizes``, ``--no-ray``).
+Run: ``python -m benchmarks.session_length`` (``--sizes``, ``--no-ray``); with
+``--end-to-end``, ``donecheck review FILE`` per size in a new process instead.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import argparse
 import asyncio
 import json
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -145,6 +148,40 @@ def measure(dc: object, paths: list[Path], mode: str, repeats: int) -> None:
         )
 
 
+def end_to_end(paths: list[Path], repeats: int) -> None:
+    """What a user waits for: ``donecheck review FILE`` in a new process per run —
+    start, read the file, replay it, review it, print the verdict, exit — the way
+    the issue timed it (its 15.5 s for 10k and 24 s for 30k carry ~11 s of fixed
+    cost). Sizes interleaved, ``repeats`` rounds after one warm-up round (the
+    first run after a file is written pays for the page cache); the median counts."""
+    sizes = {int(path.stem[1:]): path for path in paths}
+
+    def run(path: Path) -> tuple[float, str]:
+        command = [sys.executable, "-m", "donecheck.runtime.cli", "review", "--json", str(path)]
+        started = time.perf_counter()
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        took = time.perf_counter() - started
+        if done.returncode != 0:
+            raise RuntimeError(f"{' '.join(command)} exited {done.returncode}: {done.stderr}")
+        return took, json.loads(done.stdout.splitlines()[-1]).get("decision", "?")
+
+    for path in sizes.values():
+        run(path)
+    runs: dict[int, list[tuple[float, str]]] = {n: [] for n in sizes}
+    for round_ in range(repeats):
+        for n, path in sizes.items():
+            runs[n].append(run(path))
+        log(f"end-to-end: round {round_ + 1}/{repeats}")
+    times = {n: statistics.median(t for t, _ in done) for n, done in runs.items()}
+    for n, done in runs.items():
+        emit("session_length", "cli_review_s", times[n], "s", mode="cli", messages=n,
+             decision=done[-1][1], repeats=repeats,
+             spread_s=[round(t, 3) for t, _ in done])  # fmt: skip
+    if 10_000 in times and 100_000 in times:
+        emit("session_length", "cli_ratio_100k_10k", times[100_000] / times[10_000], "x",
+             mode="cli", target="<= 10")  # fmt: skip
+
+
 def one_session(folder: Path, sizes: list[int], messages: int) -> None:
     """``--one``: every size's transcript written and loaded (the same set-up
     whatever ``messages``, so a run with 0 subtracts), a 200-message warm-up, then
@@ -181,6 +218,12 @@ def main() -> None:
         " instructions, e.g. valgrind --tool=cachegrind --cache-sim=no python -m"
         " benchmarks.session_length --one 10000, minus the same with --one 0",
     )
+    parser.add_argument(
+        "--end-to-end",
+        action="store_true",
+        help="time `donecheck review FILE` per size instead, each run a new process"
+        " (start-up included: what a user waits for)",
+    )
     args = parser.parse_args()
     from donecheck.runtime import DoneCheck
 
@@ -193,6 +236,9 @@ def main() -> None:
             return
         paths = [write_transcript(folder, n) for n in args.sizes]
         log(f"transcripts: {', '.join(str(n) for n in args.sizes)} messages")
+        if args.end_to_end:
+            end_to_end(paths, args.repeats)
+            return
         local = DoneCheck.start_local(data_dir=folder / "local")
         try:
             measure(local, paths, "in-process", args.repeats)
