@@ -82,7 +82,18 @@ async def _block(dc: Any, copies: list[Any]) -> tuple[float, float, str]:
     return record / len(copies), review / len(copies), decision
 
 
-def measure(dc: object, paths: list[Path], mode: str, repeats: int) -> None:
+def cpu_seconds(dc: Any) -> float:
+    """CPU time spent so far by this process and, on Ray, the deployment's actors'
+    processes (each actor's ``statistics()`` reports its own). Unlike the clock it
+    leaves out the time the machine gave to others (steal on this VM)."""
+    total = time.process_time()
+    if not dc.local:
+        by_pid = {facts["pid"]: facts["cpu_s"] for facts in dc.statistics().values()}
+        total += sum(by_pid.values())
+    return total
+
+
+def measure(dc: Any, paths: list[Path], mode: str, repeats: int) -> None:
     """The time of one session of each size, measured so that every size sees the
     same machine:
 
@@ -108,9 +119,12 @@ def measure(dc: object, paths: list[Path], mode: str, repeats: int) -> None:
     copies = {n: [load_transcript(path) for _ in range(block[n])] for n, path in sizes.items()}
     first = {n: asyncio.run(_timed(dc, load_transcript(path))) for n, path in sizes.items()}
     runs: dict[int, list[tuple[float, float, str]]] = {n: [] for n in sizes}
+    cpu: dict[int, list[float]] = {n: [] for n in sizes}
     for round_ in range(repeats):
         for n in sizes:
+            before = cpu_seconds(dc)
             runs[n].append(asyncio.run(_block(dc, copies[n])))
+            cpu[n].append((cpu_seconds(dc) - before) / block[n])
         log(f"{mode}: round {round_ + 1}/{repeats}")
     times: dict[int, float] = {}
     review: dict[int, float] = {}
@@ -134,6 +148,7 @@ def measure(dc: object, paths: list[Path], mode: str, repeats: int) -> None:
             sessions_per_sample=block[n],
             spread_s=[round(r[0] + r[1], 4) for r in done],
             warm_up_s=round(first[n][0] + first[n][1], 4),
+            cpu_s=round(statistics.median(cpu[n]), 4),
         )
     if 10_000 in times and 100_000 in times:
         emit(
@@ -145,6 +160,7 @@ def measure(dc: object, paths: list[Path], mode: str, repeats: int) -> None:
             target="<= 10",
             of_minimums=round(least[100_000] / least[10_000], 2),
             turn_stopping_only=round(review[100_000] / review[10_000], 2),
+            of_cpu=round(statistics.median(cpu[100_000]) / statistics.median(cpu[10_000]), 2),
         )
 
 
