@@ -512,10 +512,10 @@ class ViewRequest(Message, frozen=True, kw_only=True):
     """Ask a ledger shard about one session: its entries with ``seq > since_seq``
     and, on request, the views computed from the complete ledger.
 
-    ``limit``: at most this many entries (a page). The views computed from the
-    complete ledger come only with the page that reaches its end (``since_seq``
-    plus the entries shown is ``last_seq``): with it they describe the same
-    entries; with an earlier page they are empty."""
+    ``limit``: at most this many entries (a page; at least one). The views
+    computed from the complete ledger come only with the page that reaches its end
+    (``since_seq`` plus the entries shown is ``last_seq``): with it they describe
+    the same entries; with an earlier page they are empty."""
 
     session_id: str
     since_seq: int = 0

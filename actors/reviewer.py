@@ -35,6 +35,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import math
 import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, Sequence
@@ -225,15 +226,15 @@ class Reviewer:
     ) -> tuple[list[LedgerEntry], LedgerView]:
         """A session's entries after ``since``, read in pages of at most
         ``_VIEW_PAGE``, and the view of the last page (with the operations of the
-        entries read). A long session then crosses as pages of a megabyte or so,
-        not as one message the size of its whole log (30 MB at 100k entries: the
-        ledger, Ray and this process each allocated that afresh, page by page).
-        Stops early, incomplete — which the caller's check then catches — if the
-        ledger answers an empty page or grows faster than it is read."""
+        entries read). A long session then crosses as messages of a megabyte or
+        so, not as one the size of its whole log (32 MB at 100k entries, which the
+        ledger, Ray and this process each allocated afresh, faulting every page of
+        it in). Stops early, incomplete — which the caller's check then catches —
+        at an empty page, or after twice the pages the ledger held when the read
+        began (plus two): a ledger growing faster than it is read."""
         assert self._ledger is not None
         read: list[LedgerEntry] = []
-        pages = 0
-        most = 2
+        pages = most = 0
         while True:
             view = await self._ledger.view(
                 ViewRequest(
@@ -246,7 +247,7 @@ class Reviewer:
             read += view.entries
             pages += 1
             if pages == 1:
-                most = 2 + 2 * -(-(view.last_seq - since) // _VIEW_PAGE)
+                most = 2 + 2 * math.ceil((view.last_seq - since) / _VIEW_PAGE)
             if not view.entries or since + len(read) >= view.last_seq or pages >= most:
                 return read, view
 
