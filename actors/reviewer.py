@@ -227,11 +227,11 @@ class Reviewer:
         """A session's entries after ``since``, read in pages of at most
         ``_VIEW_PAGE``, and the view of the last page (with the operations of the
         entries read). A long session then crosses as messages of a megabyte or
-        so, not as one the size of its whole log (32 MB at 100k entries, which the
-        ledger, Ray and this process each allocated afresh, faulting every page of
-        it in). Stops early, incomplete — which the caller's check then catches —
-        at an empty page, or after twice the pages the ledger held when the read
-        began (plus two): a ledger growing faster than it is read."""
+        so, not as one the size of its whole log (32 MB at 100k entries, about ten
+        times that at 1M, each encoded, copied and decoded whole). Stops early,
+        incomplete — which the caller's check then catches — at an empty page, or
+        after twice the pages the ledger held when the read began (plus two): a
+        ledger growing faster than it is read."""
         assert self._ledger is not None
         read: list[LedgerEntry] = []
         pages = most = 0
