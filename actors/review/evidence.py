@@ -717,7 +717,7 @@ def unresolved_failures(ops: Sequence[Operation]) -> list[Operation]:
     for i, op in enumerate(checks):
         if op.ok is not False:
             continue
-        resolved = False
+        resolved = superseded = False
         told = op.origin != "agent"
         for later in checks[i + 1 :]:
             if (told and later.origin == "agent") or later.tool == "runner":
@@ -733,9 +733,12 @@ def unresolved_failures(ops: Sequence[Operation]) -> list[Operation]:
             ):
                 continue
             resolved = later.ok is True
+            # a later failure of the same check stands for this one: whether the
+            # check is resolved is that run's question (failed, failed, passed: done)
+            superseded = same and later.ok is False
             if same or resolved:
                 break
-        if not resolved:
+        if not resolved and not superseded:
             failures.append(op)
     # keep only the latest failure per key
     latest: dict[str, Operation] = {}

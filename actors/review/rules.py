@@ -573,6 +573,9 @@ class _Shown:
     failing: bool = False
     files: list[str] = field(default_factory=list)
     """Named files with no write (or, for an item that does not ask for a change, read)."""
+    targets: list[str] = field(default_factory=list)
+    """Named files the item has a check run on ("the tests in test_calc.py pass") that
+    no passing run could be matched to: not verified, never a file to change."""
     checks: list[str] = field(default_factory=list)
     """Named kinds of check with no passing run after the last edit."""
     attachments: list[str] = field(default_factory=list)
@@ -630,8 +633,16 @@ class _Ledger:
         for path in mentioned_paths(text):
             if path.lower() in names:
                 continue  # an attachment: covered by its read
-            change = asks_to_change(text, path)
+            verifier = _check_target(text, path)  # what a check runs: not a file to change
+            change = asks_to_change(text, path) and not verifier
             found.parts += 1
+            if verifier:
+                checked = [op for op in self.ran if _runs_on(op, path, ev)]
+                if checked:
+                    found.add(checked[-1].evidence_id, f"a passing run on {path}")
+                else:
+                    found.targets.append(path)
+                continue
             hits = [e for e in ev.writes if e.path and path_matches(path, e.path)]
             if hits:
                 found.add(f"E{hits[-1].seq}", f"a write to {path}")
@@ -640,8 +651,7 @@ class _Ledger:
             if looked:
                 found.add(looked[-1].evidence_id, f"a read of {path}")
                 continue
-            target = not change or _check_target(text, path)
-            checked = [op for op in self.ran if _runs_on(op, path)] if target else []
+            checked = [op for op in self.ran if _runs_on(op, path, ev)] if not change else []
             if checked:
                 found.add(checked[-1].evidence_id, f"a passing run on {path}")
             else:
@@ -675,13 +685,35 @@ def _check_target(text: str, path: str) -> bool:
     )
 
 
-def _runs_on(op: Operation, path: str) -> bool:
-    """Does a check's command name ``path`` (``pytest tests/test_a.py``, ``unittest
-    test_a``, ``mypy src/a.py``)?"""
+_TEST_FILE = re.compile(
+    r"""(?x)(?:^|/)(?:
+        test_[^/]*\.py | [^/]*_test\.py        # pytest's default discovery
+      | [^/]*\.(?:test|spec)\.[cm]?[jt]sx?     # jest, vitest
+      | [^/]*_test\.go                        # go test
+    )$"""
+)
+_PATH_ARG = re.compile(r"[/\\]|::|\.(?:py|[cm]?[jt]sx?|go|rs)$")
+
+
+def _runs_on(op: Operation, path: str, ev: Facts | None = None) -> bool:
+    """Does a passing check run cover ``path``? Its command names it (``pytest
+    tests/test_a.py``, ``unittest test_a``, ``mypy src/a.py``), its output does
+    (``test_a.py ...`` of a verbose run), or it is a test run of the whole suite (no
+    path among its arguments) and ``path`` is a test file by the runners' naming
+    convention, which that run collects."""
+    command = op.command or ""
     name = path.replace("\\", "/").rsplit("/", 1)[-1]
     stem = name.rsplit(".", 1)[0]
-    words = re.split(r"[\s/:.]+", op.command or "")
-    return name in (op.command or "") or (len(stem) > 2 and stem in words)
+    words = re.split(r"[\s/:.]+", command)
+    if name in command or (len(stem) > 2 and stem in words):
+        return True
+    if "test" not in category_of_check(op.check or "") or not _TEST_FILE.search(path):
+        return False
+    result = ev.results.get(op.result_seq) if ev is not None and op.result_seq else None
+    if result is not None and re.search(rf"(?:^|[\s/]){re.escape(name)}\b", result.output):
+        return True
+    arguments = command.split()[1:]
+    return not any(_PATH_ARG.search(a) for a in arguments if not a.startswith("-"))
 
 
 def rules_coverage(
