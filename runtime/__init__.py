@@ -10,31 +10,51 @@
 
 from typing import TYPE_CHECKING, Any
 
-from donecheck.actors.config import Config, load_config
-from donecheck.actors.errors import (
-    ActorUnavailableError,
-    AttachmentError,
-    ConfigError,
-    DeploymentError,
-    DoneCheckError,
-    InputError,
-    SessionClosedError,
-    SessionError,
-    TranscriptError,
-    UnknownSessionError,
-)
-from donecheck.actors.messages import Deliver, Policy, Report, ReportCard, Steer
-
 if TYPE_CHECKING:
+    from donecheck.actors.config import Config, load_config
+    from donecheck.actors.errors import (
+        ActorUnavailableError,
+        AttachmentError,
+        ConfigError,
+        DeploymentError,
+        DoneCheckError,
+        InputError,
+        SessionClosedError,
+        SessionError,
+        TranscriptError,
+        UnknownSessionError,
+    )
+    from donecheck.actors.messages import Deliver, Policy, Report, ReportCard, Steer
     from donecheck.runtime.api import DoneCheck
     from donecheck.runtime.session import AsyncSession, Session
 
-# The API imports Ray (~0.3 s): load it on first use, so `donecheck parse`, the
-# scripted provider and the report renderer start without it.
+# Every name is loaded on first use: the API imports Ray (~0.3 s) and the
+# configuration pydantic (~0.14 s), and `donecheck hook` — run by Claude Code and
+# Codex at every tool call — needs neither, nor do `parse` or the report renderer.
+_ERRORS = "donecheck.actors.errors"
+_MESSAGES = "donecheck.actors.messages"
 _LAZY = {
     "DoneCheck": "donecheck.runtime.api",
     "Session": "donecheck.runtime.session",
     "AsyncSession": "donecheck.runtime.session",
+    "Config": "donecheck.actors.config",
+    "load_config": "donecheck.actors.config",
+    **dict.fromkeys(
+        (
+            "ActorUnavailableError",
+            "AttachmentError",
+            "ConfigError",
+            "DeploymentError",
+            "DoneCheckError",
+            "InputError",
+            "SessionClosedError",
+            "SessionError",
+            "TranscriptError",
+            "UnknownSessionError",
+        ),
+        _ERRORS,
+    ),
+    **dict.fromkeys(("Deliver", "Policy", "Report", "ReportCard", "Steer"), _MESSAGES),
 }
 
 

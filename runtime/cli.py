@@ -131,9 +131,18 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="ID",
-        help="a session of a running DoneCheck (repeatable; with --address, default auto)",
+        help="a session of the running 'donecheck serve' (repeatable), read through its API; "
+        "with --address, from that Ray deployment instead",
     )
-    report.add_argument("--address", default=None, help="Ray address (see review)")
+    report.add_argument(
+        "--address",
+        default=None,
+        help="with --session: read the cards from this Ray deployment ('auto', 'ray://…') "
+        "instead of the running service; with files: see review",
+    )
+    report.add_argument(
+        "--runtime-file", type=Path, default=None, help="the service's runtime file"
+    )
     report.add_argument("--concurrency", type=int, default=32, metavar="N", help=argparse.SUPPRESS)
     report.add_argument("--data-dir", type=Path, default=None, help=argparse.SUPPRESS)
     report.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
@@ -218,20 +227,71 @@ def build_parser() -> argparse.ArgumentParser:
             "blocks an agent because it is down). Gives up connecting after 1 s."
         ),
     )
-    hook.add_argument("--runtime-file", type=Path, default=None, help="the service's runtime file")
-    hook.add_argument(
-        "--namespace", default=None, help="the service's namespace (default: donecheck)"
-    )
-    hook.add_argument(
-        "--timeout", type=float, default=600.0, help="seconds to wait for a review (600)"
-    )
-    hook.add_argument(
-        "--agent",
-        choices=["claude-code", "codex"],
-        default="claude-code",
-        help="whose hook payload it is (default: claude-code)",
-    )
+    from donecheck.runtime.hookclient import add_arguments
+
+    add_arguments(hook)
     hook.set_defaults(func=_cmd_hook)
+
+    install = commands.add_parser(
+        "install",
+        help="wire DoneCheck's hooks into Claude Code or Codex",
+        description=(
+            "Merge DoneCheck's hooks into the settings of Claude Code (UserPromptSubmit, "
+            "PostToolUse, PostToolUseFailure, Stop, SessionStart, SessionEnd) or Codex "
+            "(UserPromptSubmit, PostToolUse, Stop, Interrupt, SessionEnd), keeping every hook "
+            "and setting that is not DoneCheck's, and print what changed. Installing again "
+            "changes nothing; --uninstall takes DoneCheck's hooks out again. Codex runs a hook "
+            "only after the user trusted it: the installer records that trust for DoneCheck's "
+            "own hooks through Codex's app server (as Codex's /hooks screen does) unless "
+            "--no-trust is given."
+        ),
+        epilog=(
+            "Examples: donecheck install claude-code (user settings, command hooks); "
+            "donecheck install claude-code --scope project --form http; "
+            "donecheck install codex; donecheck install codex --uninstall. "
+            "Exit status: 0 done, 1 written but Codex would not record the trust, 2 a "
+            "settings file that is not valid JSON (left as it is) or a bad option."
+        ),
+    )
+    install.add_argument("client", choices=["claude-code", "codex"], help="which agent CLI")
+    install.add_argument(
+        "--scope",
+        choices=["user", "project", "local"],
+        default="user",
+        help="user: ~/.claude/settings.json or $CODEX_HOME/hooks.json (default); project: "
+        "the workspace's .claude/settings.json or .codex/hooks.json; local (Claude Code): "
+        ".claude/settings.local.json, not committed",
+    )
+    install.add_argument(
+        "--form",
+        choices=["command", "http"],
+        default="command",
+        help="command: each hook runs 'donecheck hook' (default, both CLIs); http (Claude "
+        "Code): hooks POST to the running service, ~10 ms instead of a process",
+    )
+    install.add_argument(
+        "--workspace", type=Path, default=Path("."), help="the project folder (default: .)"
+    )
+    install.add_argument(
+        "--url",
+        default=None,
+        help="the service's URL for http hooks (default: the running service's, else "
+        "http://127.0.0.1:8765)",
+    )
+    install.add_argument("--uninstall", action="store_true", help="remove DoneCheck's hooks")
+    install.add_argument(
+        "--dry-run", action="store_true", help="print what would change; write nothing"
+    )
+    install.add_argument(
+        "--no-trust",
+        action="store_true",
+        help="Codex: do not record trust; review the hooks in Codex's /hooks screen instead",
+    )
+    install.add_argument(
+        "--codex", default=None, metavar="PATH", help="the codex executable (default: on PATH)"
+    )
+    install.add_argument("--runtime-file", type=Path, default=None, help=argparse.SUPPRESS)
+    install.set_defaults(func=_cmd_install)
 
     sessions = commands.add_parser(
         "sessions",
@@ -817,27 +877,47 @@ def _cmd_report(args: argparse.Namespace) -> int:
         return EXIT_INPUT
     if args.paths:
         return _cmd_review(args)
-    from donecheck.runtime.api import DoneCheck
-
-    try:
-        dc = DoneCheck.start(args.address or "auto")
-    except DoneCheckError as exc:
-        _error(str(exc))
-        return EXIT_FAILURE
     cards: list[tuple[str, Any, list[str]]] = []
     problems = 0
-    try:
+    if args.address is None:  # the running service, through its API
+        import urllib.parse
+
+        from donecheck.actors.messages import ReportCard
+
         for session_id in args.session:
+            path = f"/v1/sessions/{urllib.parse.quote(session_id, safe='')}/report?format=card"
             try:
-                card = dc.session(session_id).report()
+                raw = _service_get(args, path, decode=False)
             except DoneCheckError as exc:
-                _error(f"{session_id}: {exc}")
+                if "HTTP 404" not in str(exc):
+                    _error(str(exc))
+                    return EXIT_FAILURE
+                _error(f"{session_id}: the running DoneCheck has no such session")
                 problems += 1
                 continue
+            card = msgspec.json.decode(raw, type=ReportCard)
             cards.append((session_id, card, []))
             print(f"{card.decision or 'unverified':<13} {session_id}")
-    finally:
-        dc.shutdown()
+    else:
+        from donecheck.runtime.api import DoneCheck
+
+        try:
+            dc = DoneCheck.start(args.address)
+        except DoneCheckError as exc:
+            _error(str(exc))
+            return EXIT_FAILURE
+        try:
+            for session_id in args.session:
+                try:
+                    card = dc.session(session_id).report()
+                except DoneCheckError as exc:
+                    _error(f"{session_id}: {exc}")
+                    problems += 1
+                    continue
+                cards.append((session_id, card, []))
+                print(f"{card.decision or 'unverified':<13} {session_id}")
+        finally:
+            dc.shutdown()
     if cards:
         _write_html(args.output, cards)
     return EXIT_INPUT if problems else EXIT_OK
@@ -934,92 +1014,23 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 
 def _cmd_hook(args: argparse.Namespace) -> int:
-    """A thin client: the payload to the running service, its answer to stdout."""
-    from donecheck.actors.bounds import MAX_PAYLOAD_BYTES, check_payload
-    from donecheck.runtime.endpoint import ServiceError, post_json, read_endpoint, runtime_file
+    from donecheck.runtime.hookclient import run
 
-    raw = sys.stdin.buffer.read(MAX_PAYLOAD_BYTES + 1)
-    try:
-        check_payload(raw)  # size and nesting, before anything decodes it
-        payload = json.loads(raw or b"{}")
-        if not isinstance(payload, dict):
-            raise ValueError("the payload is not a JSON object")
-    except (ValueError, RecursionError) as exc:
-        _error(f"hook payload: {exc}; this turn was not checked")
-        return EXIT_FAILURE
-    if payload.get("hook_event_name") == "SessionStart":
-        return _session_start(payload, args.agent)
-    path = runtime_file(
-        args.namespace or os.environ.get("DONECHECK_NAMESPACE") or "donecheck", args.runtime_file
-    )
-    endpoint = read_endpoint(path)
-    if endpoint is None:
-        _error(
-            f"DoneCheck is not running (no runtime file {path}; start 'donecheck serve'):"
-            " this turn was not checked"
-        )
-        return EXIT_FAILURE
-    try:
-        _listening(endpoint.url, 1.0)
-        body, headers = post_json(endpoint, f"/v1/hooks/{args.agent}", payload, args.timeout)
-    except ServiceError as exc:
-        if exc.status is not None:
-            _error(f"DoneCheck refused the hook ({exc.status}): {exc}; this turn was not checked")
-        else:
-            _error(
-                f"DoneCheck is not reachable at {endpoint.url} ({exc}): this turn was not checked"
-            )
-        return EXIT_FAILURE
-    except OSError as exc:
-        _error(f"DoneCheck is not reachable at {endpoint.url} ({exc}): this turn was not checked")
-        return EXIT_FAILURE
-    note = headers.get("x-donecheck-note", "")
-    output = json.loads(body or b"{}")
-    if output:
-        print(json.dumps(output, ensure_ascii=False))
-    if note:
-        print(note, file=sys.stderr)
-    return EXIT_OK
+    return run(args)
 
 
-def _session_start(payload: dict[str, Any], agent: str) -> int:
-    """SessionStart: name the DoneCheck session in the environment of the agent's
-    later shell commands (Claude Code's ``$CLAUDE_ENV_FILE``), so the pytest plugin
-    and ``record-junit`` report to it. Needs no service."""
-    import shlex
-
-    from donecheck.runtime.endpoint import session_id_for
-
-    target = os.environ.get("CLAUDE_ENV_FILE")
-    try:
-        session = session_id_for(payload, "codex" if agent == "codex" else "claude-code")
-    except DoneCheckError as exc:
-        _error(f"hook payload: {exc}")
-        return EXIT_FAILURE
-    if not target:
-        print(f"DoneCheck session {session} (no CLAUDE_ENV_FILE to name it in)", file=sys.stderr)
-        return EXIT_OK
-    line = f"export DONECHECK_SESSION={shlex.quote(session)}\n"
-    try:
-        with open(target, "a+", encoding="utf-8") as out:
-            out.seek(0)
-            if line not in out.read().splitlines(keepends=True):
-                out.write(line)
-    except OSError as exc:
-        _error(f"CLAUDE_ENV_FILE {target}: cannot write it ({exc.strerror or exc})")
-        return EXIT_FAILURE
-    return EXIT_OK
-
-
-def _service_get(args: argparse.Namespace, path: str) -> Any:
-    """GET ``path`` of the running service; raises ``DoneCheckError`` saying why not."""
+def _service_get(args: argparse.Namespace, path: str, *, decode: bool = True) -> Any:
+    """GET ``path`` of the running service (its JSON, or with ``decode=False`` its
+    bytes); raises ``DoneCheckError`` saying why not."""
     import urllib.error
     import urllib.request
 
     from donecheck.runtime.endpoint import read_endpoint, runtime_file
 
-    namespace = args.namespace or os.environ.get("DONECHECK_NAMESPACE") or "donecheck"
-    where = runtime_file(namespace, args.runtime_file)
+    namespace = (
+        getattr(args, "namespace", None) or os.environ.get("DONECHECK_NAMESPACE") or "donecheck"
+    )
+    where = runtime_file(namespace, getattr(args, "runtime_file", None))
     endpoint = read_endpoint(where)
     if endpoint is None:
         raise DoneCheckError(f"DoneCheck is not running (no runtime file {where})")
@@ -1028,7 +1039,8 @@ def _service_get(args: argparse.Namespace, path: str) -> Any:
     try:
         _listening(endpoint.url, 1.0)
         with urllib.request.urlopen(request, timeout=30) as answer:
-            return json.loads(answer.read())
+            raw = answer.read()
+            return json.loads(raw) if decode else raw
     except urllib.error.HTTPError as exc:
         raise DoneCheckError(f"{endpoint.url}{path}: HTTP {exc.code}") from None
     except OSError as exc:
@@ -1133,6 +1145,97 @@ def _cmd_gates(args: argparse.Namespace) -> int:
             if result.status != "passed":
                 print(result.output.rstrip()[-2_000:])
     return EXIT_FAILURE if failed else EXIT_OK
+
+
+def _cmd_install(args: argparse.Namespace) -> int:
+    from donecheck.runtime import install as inst
+    from donecheck.runtime.endpoint import read_endpoint, runtime_file
+
+    workspace = args.workspace.resolve()
+    if args.scope != "user" and not workspace.is_dir():
+        _error(f"--workspace {args.workspace}: not a folder")
+        return EXIT_INPUT
+    try:
+        path = inst.settings_path(args.client, args.scope, workspace)
+        settings = inst.read_settings(path)
+        if args.uninstall:
+            updated, changes = inst.unmerge(settings, path)
+        else:
+            url = args.url
+            if url is None:
+                found = read_endpoint(runtime_file("donecheck", args.runtime_file))
+                url = found.url if found is not None else "http://127.0.0.1:8765"
+            ours = inst.hooks_for(args.client, args.form, inst.hook_command(), url)
+            updated, changes = inst.merge(settings, ours, path)
+    except InputError as exc:
+        _error(str(exc))
+        return EXIT_INPUT
+    verb = "would change" if args.dry_run else "changed"
+    if not changes:
+        print(f"{path}: no DoneCheck hooks to remove")
+    elif all(c.action == "unchanged" for c in changes):
+        print(f"{path}: DoneCheck's hooks are installed already; nothing {verb}")
+    else:
+        print(f"{path}: {verb}:")
+        print("\n".join(inst.summarise(c for c in changes if c.action != "unchanged")))
+    if args.dry_run:
+        return EXIT_OK
+    if args.client == "codex" and args.uninstall:  # forget the trust while Codex lists them
+        code = _codex_trust(args, path, workspace)
+        inst.write_settings(path, updated)
+        return code
+    inst.write_settings(path, updated)
+    if args.client == "claude-code":
+        if not args.uninstall and args.form == "http":
+            print(
+                "http hooks reach DoneCheck only while 'donecheck serve' runs; a turn is "
+                "never blocked because it is down."
+            )
+        return EXIT_OK
+    return _codex_trust(args, path, workspace)
+
+
+def _codex_trust(args: argparse.Namespace, path: Path, workspace: Path) -> int:
+    import shutil
+
+    from donecheck.runtime import install as inst
+
+    if args.scope == "project" and not args.uninstall:
+        print(
+            f"Codex loads {path} only in a trusted project: trust {workspace} when Codex asks, "
+            f"or run 'codex exec --trust' there once."
+        )
+    if args.no_trust and not args.uninstall:
+        print(
+            "Codex runs a hook only after you trust it: open /hooks in Codex and trust "
+            "DoneCheck's hooks (untrusted hooks are skipped without a word)."
+        )
+        return EXIT_OK
+    codex = args.codex or shutil.which("codex")
+    if codex is None:
+        _error(
+            "codex is not on PATH (--codex PATH names it): the hooks are written but not "
+            "trusted; open /hooks in Codex to trust them, or Codex skips them"
+        )
+        return EXIT_FAILURE
+    try:
+        keys, written = inst.codex_trust(codex, path, workspace, untrust=args.uninstall)
+    except inst.TrustError as exc:
+        _error(
+            f"the hooks are written but not trusted ({exc}); open /hooks in Codex to trust "
+            "them, or Codex skips them"
+        )
+        return EXIT_FAILURE
+    if args.uninstall:
+        print(f"forgot Codex's trust in {written} DoneCheck hook(s)")
+    elif not written:
+        print(f"Codex trusts DoneCheck's {len(keys)} hook(s) already")
+    else:
+        print(
+            f"trusted {written} DoneCheck hook(s) in Codex's config.toml (hooks.state), "
+            "as its /hooks screen would; 'donecheck install codex --uninstall' takes them out"
+        )
+    return EXIT_OK
 
 
 def _cmd_record_junit(args: argparse.Namespace) -> int:

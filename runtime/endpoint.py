@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -66,6 +65,8 @@ def runtime_file(namespace: str = "donecheck", given: str | os.PathLike[str] | N
 
 
 def new_token() -> str:
+    import secrets
+
     return secrets.token_urlsafe(32)
 
 
@@ -119,31 +120,44 @@ class ServiceError(Exception):
 
 
 def post_json(
-    endpoint: Endpoint, path: str, body: object, timeout_s: float
+    endpoint: Endpoint,
+    path: str,
+    body: object,
+    timeout_s: float,
+    *,
+    connect_s: float | None = None,
 ) -> tuple[bytes, dict[str, str]]:
     """POST ``body`` as JSON to ``path`` of the service, with its token; the answer's
-    body and headers (names in lower case), or :class:`ServiceError`."""
-    import urllib.error
-    import urllib.request
+    body and headers (names in lower case), or :class:`ServiceError`. ``connect_s``
+    bounds the connection alone (a hook never waits on a dead service), ``timeout_s``
+    the answer."""
+    import http.client
+    from urllib.parse import urlsplit
 
-    request = urllib.request.Request(
-        endpoint.url + path,
-        data=json.dumps(body).encode(),
-        headers={
-            "content-type": "application/json",
-            **({"authorization": f"Bearer {endpoint.token}"} if endpoint.token else {}),
-        },
-        method="POST",
+    parts = urlsplit(endpoint.url)
+    data = json.dumps(body).encode()
+    headers = {"content-type": "application/json", "content-length": str(len(data))}
+    if endpoint.token:
+        headers["authorization"] = f"Bearer {endpoint.token}"
+    connection = http.client.HTTPConnection(
+        parts.hostname or "127.0.0.1", parts.port or 80, timeout=connect_s or timeout_s
     )
     try:
-        with urllib.request.urlopen(request, timeout=timeout_s) as answer:
-            return answer.read(), {k.lower(): v for k, v in answer.headers.items()}
-    except urllib.error.HTTPError as exc:
-        detail = exc.read().decode("utf-8", "replace")
+        connection.connect()
+        if connection.sock is not None:
+            connection.sock.settimeout(timeout_s)
+        connection.request("POST", (parts.path.rstrip("/") or "") + path, data, headers)
+        answer = connection.getresponse()
+        raw = answer.read()
+    except (OSError, http.client.HTTPException) as exc:
+        raise ServiceError(None, str(exc) or type(exc).__name__) from None
+    finally:
+        connection.close()
+    if answer.status >= 400:
+        detail = raw.decode("utf-8", "replace")
         try:
             detail = json.loads(detail).get("error", detail)
         except (ValueError, AttributeError):
             pass
-        raise ServiceError(exc.code, str(detail)) from None
-    except (OSError, urllib.error.URLError) as exc:
-        raise ServiceError(None, str(getattr(exc, "reason", exc))) from None
+        raise ServiceError(answer.status, str(detail))
+    return raw, {k.lower(): v for k, v in answer.getheaders()}

@@ -1,22 +1,31 @@
-"""Claude Code hooks: feed DoneCheck from the agent's own lifecycle events.
+"""Claude Code and Codex hooks: feed DoneCheck from the agent's own lifecycle events.
 
-Configure two hooks in ``.claude/settings.json`` (``donecheck hook`` reads the
-payload from stdin)::
+``donecheck install claude-code|codex`` writes the configuration; each event comes
+here (through ``donecheck hook`` on stdin, or Claude Code's ``http`` hook):
 
-    {"hooks": {
-      "PostToolUse": [{"matcher": "*",
-                       "hooks": [{"type": "command", "command": "donecheck hook"}]}],
-      "Stop": [{"hooks": [{"type": "command", "command": "donecheck hook"}]}]}}
+* ``UserPromptSubmit`` opens the session or starts a new task in it — unless the
+  "prompt" is not the user's: a Stop hook's continuation or a client's notice (a
+  background sub-agent's ``<task-notification>``) continues the task it belongs to.
+* ``PostToolUse`` / ``PostToolUseFailure`` record the call and its result as the
+  client sent them (Claude Code's ``tool_response`` objects and its failure's
+  ``error`` text, "Exit code N" included; Codex's plain-string results and its
+  ``apply_patch`` patch under ``tool_input.command``), and snapshot the files a file
+  tool or a patch wrote.
+* ``Stop`` reviews ``last_assistant_message`` on what the hooks recorded. The
+  transcript file is written asynchronously and may lag the hook (the final message,
+  even the last tool result, not yet there), so it is read only where the hooks
+  recorded no tool call — a configuration with a Stop hook alone — and then only once
+  it holds the answer under review, and only its steps after the last one the ledger
+  has: nothing older is ever appended after something newer. A stop while a
+  background sub-agent still runs is not reviewed: the turn that reads its result is.
+  The answer to a steer is the client's own way to keep the agent going: Claude Code's
+  ``hookSpecificOutput.additionalContext`` (its ``decision: block`` is shown to the
+  user as an error), Codex's ``decision: block`` with the checklist as ``reason``;
+  both with a ``systemMessage`` the user sees, and within the clients' size limits.
+* ``Interrupt`` (Codex) and ``SessionEnd`` cancel a task the agent never finished.
 
-* ``UserPromptSubmit`` opens the session (or starts a new task in it).
-* ``PostToolUse`` / ``PostToolUseFailure`` record the call and its result, and
-  snapshot the file a file tool wrote.
-* ``Stop`` replays the session's transcript (ids make this add nothing twice, so
-  nothing is lost if a PostToolUse hook did not run), reviews
-  ``last_assistant_message`` (or the transcript's final text), and answers
-  ``{"decision": "block", "reason": <checklist>}`` when the agent must go on.
-
-The mapping is pure (:func:`plan`); :func:`handle` applies it to a deployment.
+The block cap (:class:`BlockCap`) is a last guard; the loop's round limit ends a task
+first, with its end reason on the card.
 """
 
 from __future__ import annotations
@@ -24,29 +33,51 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from donecheck.actors.errors import InputError, TranscriptError, UnknownSessionError
-from donecheck.actors.messages import Steer
+from donecheck.actors.messages import ControllerAction, Steer, ToolCall
 from donecheck.runtime.endpoint import Agent, session_id_for
 from donecheck.runtime.gates import watch_gates
 from donecheck.runtime.replay import NewInput, ToolImages, replay_events
 from donecheck.runtime.transcripts.claude import load_claude_jsonl, response_images, tool_output
 from donecheck.runtime.transcripts.codex import codex_arguments, load_codex
-from donecheck.runtime.transcripts.openai import named_tool_images
+from donecheck.runtime.transcripts.openai import Transcript, named_tool_images
+from donecheck.runtime.transcripts.roles import not_the_users
 
-__all__ = ["Agent", "BlockCap", "HookReply", "handle", "session_id_for", "stop_event_id"]
+__all__ = [
+    "MESSAGE_LIMIT",
+    "Agent",
+    "BlockCap",
+    "HookReply",
+    "HookState",
+    "checklist_of",
+    "handle",
+    "session_id_for",
+    "stop_event_id",
+]
 
 FILE_TOOLS = {"Write", "Edit", "MultiEdit", "NotebookEdit"}
 _UNKNOWN_REQUEST = "(the user's request was not recorded by the hooks)"
+MESSAGE_LIMIT = 9_000
+"""Characters of a checklist handed back through a hook: Claude Code moves hook
+output over 10,000 characters to a file the model must open itself."""
+TRANSCRIPT_WAIT_S = 3.0
+"""How long a Stop waits for a lagging transcript to hold the answer it reviews."""
+_EXIT_CODE = re.compile(r"^\s*(?:Error: )?Exit code:? (-?\d+)")
+_PATCH_FILES = re.compile(r"(?m)^\*\*\* (?:Add|Update|Delete) File: (.+?)\s*$")
 
 
 @dataclass(frozen=True, slots=True)
 class HookReply:
-    """What ``donecheck hook`` prints (JSON for Claude Code) and a note for stderr."""
+    """What the hook answers (JSON for the client) and a note for logs."""
 
     output: dict[str, Any] = field(default_factory=dict)
     note: str = ""
@@ -77,11 +108,45 @@ class BlockCap:
             return count <= self.limit
 
 
+class HookState:
+    """What one service's hooks remember between calls: DoneCheck's block cap, and
+    which sessions have their tool calls recorded by hooks (so a Stop reviews those,
+    not a transcript that may lag)."""
+
+    def __init__(self, block_limit: int, sessions: int = 100_000) -> None:
+        self.cap = BlockCap(block_limit)
+        self._recorded: OrderedDict[str, None] = OrderedDict()
+        self._sessions = sessions
+        self._lock = threading.Lock()
+
+    def recorded(self, session_id: str) -> None:
+        with self._lock:
+            self._recorded[session_id] = None
+            self._recorded.move_to_end(session_id)
+            while len(self._recorded) > self._sessions:
+                self._recorded.popitem(last=False)
+
+    def hooks_record(self, session_id: str) -> bool:
+        with self._lock:
+            return session_id in self._recorded
+
+
+_STATES: dict[int, HookState] = {}
+
+
+def state_for(dc: Any) -> HookState:
+    """The hook state of deployment ``dc`` (one per deployment, made on first use)."""
+    found = _STATES.get(id(dc))
+    if found is None:
+        found = _STATES[id(dc)] = HookState(dc.config.max_rounds + 1)
+    return found
+
+
 def stop_event_id(payload: dict[str, Any], answer: str, agent: Agent = "claude-code") -> str:
     """Names one Stop: the same hook delivered again (a retry) gets the same id; a
     later stop — the agent went on and stopped again, even with the same words —
-    gets a new one, because the transcript has grown. Claude Code's
-    ``stop_hook_active`` stops count like any other."""
+    gets a new one, because the transcript has grown (the continuation is written
+    to it). Claude Code's ``stop_hook_active`` stops count like any other."""
     path = payload.get("transcript_path")
     try:
         size = os.path.getsize(path) if isinstance(path, str) and path else None
@@ -93,18 +158,79 @@ def stop_event_id(payload: dict[str, Any], answer: str, agent: Agent = "claude-c
     return "stop-" + hashlib.blake2b(raw, digest_size=12).hexdigest()
 
 
-def _transcript(payload: dict[str, Any], agent: Agent = "claude-code") -> Any | None:
-    """The session's transcript (``None`` when the payload names none); a named
-    transcript that is not there is an input error, not a silent skip."""
+# -------------------------------------------------------------- transcripts
+
+
+def _load(path: str, agent: Agent) -> Transcript | None:
+    try:
+        return load_codex(path) if agent == "codex" else load_claude_jsonl(path)
+    except TranscriptError:
+        return None
+
+
+def _transcript(payload: dict[str, Any], agent: Agent, answer: str = "") -> Transcript | None:
+    """The session's transcript (``None`` when the payload names none, or it cannot be
+    read); with ``answer``, waited for (up to :data:`TRANSCRIPT_WAIT_S`) until it holds
+    that answer. A named transcript that is not there is an input error."""
     path = payload.get("transcript_path")
     if not isinstance(path, str) or not path:
         return None
     if not Path(path).is_file():
         raise InputError(f"the hook payload's transcript_path {path!r} does not exist")
-    try:
-        return load_codex(path) if agent == "codex" else load_claude_jsonl(path)
-    except TranscriptError:
-        return None
+    deadline = time.monotonic() + TRANSCRIPT_WAIT_S
+    while True:
+        found = _load(path, agent)
+        caught_up = found is not None and (not answer or _same(found.answer, answer))
+        if caught_up or time.monotonic() >= deadline:
+            return found
+        time.sleep(0.05)
+
+
+def _same(a: str, b: str) -> bool:
+    return " ".join(a.split()) == " ".join(b.split())
+
+
+def _replay_new_steps(session: Any, transcript: Transcript) -> None:
+    """Record the transcript's steps after the last one the ledger already holds:
+    what is newer goes in, in order; nothing older lands after something newer."""
+    known = {e.event.call_id for e in session.ledger() if isinstance(e.event, ToolCall)}
+    last = max(
+        (n for n, s in enumerate(transcript.steps) if s.kind == "call" and s.call_id in known),
+        default=-1,
+    )
+    newer = Transcript(
+        source=transcript.source,
+        request=transcript.request,
+        answer=transcript.answer,
+        steps=[
+            s
+            for s in transcript.steps[last + 1 :]
+            if not (s.kind == "result" and s.call_id in known)
+        ],
+        form=transcript.form,
+    )
+    for item in replay_events(session, newer):
+        if isinstance(item, NewInput):
+            session.new_user_input(item.text, request_id=item.request_id)
+        elif isinstance(item, ToolImages):
+            session.attach_tool_images(item.call_id, item.images)
+        else:
+            session.record(item)
+
+
+def checklist_of(output: dict[str, Any]) -> str | None:
+    """The checklist a hook's answer hands the agent (Claude Code's additionalContext,
+    Codex's block reason), or ``None`` when it lets the agent stop."""
+    specific = output.get("hookSpecificOutput")
+    if isinstance(specific, dict) and specific.get("hookEventName") == "Stop":
+        found = specific.get("additionalContext")
+        return str(found) if found else None
+    if output.get("decision") == "block":
+        return str(output.get("reason") or "")
+    return None
+
+
+# ------------------------------------------------------------------- events
 
 
 def _session(
@@ -119,45 +245,97 @@ def _session(
         return dc.open_session(text, session_id=session_id)
 
 
-def _tool_events(session: Any, payload: dict[str, Any], agent: Agent = "claude-code") -> list[Any]:
+def _known(dc: Any, payload: dict[str, Any], agent: Agent) -> Any | None:
+    try:
+        return dc.session(session_id_for(payload, agent))
+    except UnknownSessionError:
+        return None
+
+
+def hook_arguments(name: str, given: Any, agent: Agent) -> dict[str, Any] | str:
+    """A tool call's arguments as the ledger reads them. Codex sends its shell tool as
+    ``Bash`` with ``{"command": str}`` and ``apply_patch`` with the whole patch under
+    ``command``: the patch becomes the call's ``input``, as in a Codex rollout."""
+    arguments: dict[str, Any] | str = given if isinstance(given, dict) else {}
+    if agent != "codex":
+        return arguments
+    if name == "apply_patch" and isinstance(arguments, dict):
+        patch = arguments.get("command") or arguments.get("input") or arguments.get("patch")
+        return {"input": str(patch or "")}
+    shaped = codex_arguments(name, arguments)
+    return shaped if isinstance(shaped, dict) else arguments
+
+
+def hook_output(payload: dict[str, Any]) -> tuple[str, bool | None, int | None]:
+    """Output, ok and exit status of a PostToolUse / PostToolUseFailure payload."""
+    if payload.get("hook_event_name") == "PostToolUseFailure":
+        error = payload.get("error")
+        text, code = tool_output(error)
+        found = _EXIT_CODE.match(text)
+        if code is None and found:
+            code = int(found.group(1))
+        if payload.get("is_interrupt"):
+            text += "\n[interrupted]"
+        return text, False, code
+    text, code = tool_output(payload.get("tool_response"))
+    return text, None, code
+
+
+def _written(name: str, arguments: dict[str, Any] | str) -> list[str]:
+    """Files a file tool or a patch wrote, as the call names them."""
+    if not isinstance(arguments, dict):
+        return []
+    if name in FILE_TOOLS:
+        path = arguments.get("file_path") or arguments.get("notebook_path")
+        return [path] if isinstance(path, str) else []
+    if name == "apply_patch":
+        return _PATCH_FILES.findall(str(arguments.get("input", "")))
+    return []
+
+
+def _prompt(dc: Any, payload: dict[str, Any], agent: Agent, state: HookState) -> HookReply:
+    prompt = str(payload.get("prompt") or "")
+    session_id = session_id_for(payload, agent)
+    if not_the_users(prompt):  # a continuation or a client's notice: the same task
+        return HookReply(note="not a user request: the task goes on")
+    state.cap.reset(session_id)
+    cwd = payload.get("cwd")
+    if isinstance(cwd, str) and cwd and os.path.isdir(cwd):
+        watch_gates(session_id, Path(cwd))  # the gates file as the user left it
+    try:
+        dc.session(session_id).new_user_input(prompt)
+    except UnknownSessionError:
+        dc.open_session(prompt, session_id=session_id)
+    return HookReply(note="task started")
+
+
+def _tool(dc: Any, payload: dict[str, Any], agent: Agent, state: HookState) -> HookReply:
+    session = _session(dc, payload, agent)
     name = str(payload.get("tool_name", "?"))
-    arguments = payload.get("tool_input") if isinstance(payload.get("tool_input"), dict) else {}
-    if agent == "codex":  # the shell tool's argv, as a command line
-        shaped = codex_arguments(name, arguments)
-        arguments = shaped if isinstance(shaped, dict) else arguments
+    arguments = hook_arguments(name, payload.get("tool_input"), agent)
     given = payload.get("tool_use_id")
     if isinstance(given, str) and given:
         call_id = given
     else:  # stable across hook processes (hash() is salted per process)
         raw = json.dumps([name, arguments], sort_keys=True, default=str).encode()
         call_id = f"{name}-{hashlib.blake2b(raw, digest_size=8).hexdigest()}"
-    failed = payload.get("hook_event_name") == "PostToolUseFailure"
-    response = payload.get("error") if failed else payload.get("tool_response")
-    output, code = tool_output(response)
+    output, ok, code = hook_output(payload)
+    response = payload.get("tool_response")
     images = named_tool_images(call_id, response_images(response))
     refs = session.attach_tool_images(call_id, images) if images else ()
-    return [
-        session.tool_call_event(name, arguments, call_id, event_id=f"call:{call_id}"),
-        session.tool_result_event(
-            call_id,
-            output,
-            False if failed else None,
-            code,
-            event_id=f"result:{call_id}",
-            images=refs,
-        ),
-    ]
-
-
-_CAPS: dict[int, BlockCap] = {}
-
-
-def _cap(dc: Any) -> BlockCap:
-    limit = dc.config.max_rounds + 1
-    cap = _CAPS.get(limit)
-    if cap is None:
-        cap = _CAPS[limit] = BlockCap(limit)
-    return cap
+    session.record(
+        [
+            session.tool_call_event(name, arguments, call_id, event_id=f"call:{call_id}"),
+            session.tool_result_event(
+                call_id, output, ok, code, event_id=f"result:{call_id}", images=refs
+            ),
+        ]
+    )
+    state.recorded(session.session_id)
+    cwd = str(payload.get("cwd") or ".")
+    for n, path in enumerate(_written(name, arguments)):
+        session.file_snapshot(os.path.join(cwd, path), event_id=f"snapshot:{call_id}:{n}")
+    return HookReply(note="recorded")
 
 
 def _gates(session: Any, payload: dict[str, Any]) -> str:
@@ -176,64 +354,123 @@ def _gates(session: Any, payload: dict[str, Any]) -> str:
     return f" (gates: {'; '.join(said)})" if said else ""
 
 
-def handle(dc: Any, payload: dict[str, Any], agent: Agent = "claude-code") -> HookReply:
-    """Apply one hook payload of ``agent`` (Claude Code or Codex: the same events and
-    answers) to the DoneCheck deployment ``dc``."""
-    event = payload.get("hook_event_name")
-    if event == "UserPromptSubmit":
-        prompt = str(payload.get("prompt") or "")
-        session_id = session_id_for(payload, agent)
-        _cap(dc).reset(session_id)
-        cwd = payload.get("cwd")
-        if isinstance(cwd, str) and cwd and os.path.isdir(cwd):
-            watch_gates(session_id, Path(cwd))  # the gates file as the user left it
-        try:
-            dc.session(session_id).new_user_input(prompt)
-        except UnknownSessionError:
-            dc.open_session(prompt, session_id=session_id)
-        return HookReply(note="task started")
-    if event in {"PostToolUse", "PostToolUseFailure"}:
-        session = _session(dc, payload, agent)
-        call, result = _tool_events(session, payload, agent)
-        session.record([call, result])
-        arguments = payload.get("tool_input")
-        if payload.get("tool_name") in FILE_TOOLS and isinstance(arguments, dict):
-            path = arguments.get("file_path") or arguments.get("notebook_path")
-            if isinstance(path, str):
-                session.file_snapshot(
-                    os.path.join(str(payload.get("cwd") or "."), path),
-                    event_id=f"snapshot:{call.call_id}",
-                )
-        return HookReply(note="recorded")
-    if event == "Stop":
-        session = _session(dc, payload, agent)
-        transcript = _transcript(payload, agent)
+def _running_subagents(payload: dict[str, Any]) -> list[str]:
+    tasks = payload.get("background_tasks")
+    return [
+        str(t.get("description") or t.get("id") or "a sub-agent")
+        for t in (tasks if isinstance(tasks, list) else [])
+        if isinstance(t, dict) and t.get("status") == "running"
+    ]
+
+
+def bounded(message: str, session_id: str, limit: int = MESSAGE_LIMIT) -> str:
+    """``message`` within ``limit`` characters: its head and its tail (the round's
+    rules), with the middle named as cut and where the whole checklist is."""
+    if len(message) <= limit:
+        return message
+    marker = (
+        f"\n[… {{n}} characters cut here; the whole checklist: "
+        f"donecheck report --session {session_id}]\n"
+    )
+    tail = min(2_500, limit // 3)
+    head = limit - tail - len(marker) - 8
+    cut = len(message) - head - tail
+    return message[:head] + marker.format(n=cut) + message[-tail:]
+
+
+def _note(action: ControllerAction, session_id: str, gates: str) -> str:
+    """The line the user sees: the decision, what happens next, where the card is."""
+    card = action.report
+    chain = " → ".join(f"{link.label} {link.decision}" for link in card.chain)
+    head = f"DoneCheck: {card.decision or 'unverified'}"
+    if isinstance(action, Steer):
+        head += f" — round {action.round} of {card.max_rounds}: the agent goes on with a checklist"
+    elif card.end_reason and card.end_reason not in {"pass", "skipped", "opted_out"}:
+        head += f" — not verified; stopped ({card.end_reason})"
+        head += f" after {chain}" if chain else ""
+    elif chain:
+        head += f" ({chain})"
+    return f"{head}{gates}. Card: donecheck report --session {session_id}"
+
+
+def _stop(dc: Any, payload: dict[str, Any], agent: Agent, state: HookState) -> HookReply:
+    session = _session(dc, payload, agent)
+    session_id = session.session_id
+    answer = payload.get("last_assistant_message")
+    answer = answer if isinstance(answer, str) else ""
+    running = _running_subagents(payload)
+    if running:
+        note = (
+            f"DoneCheck: not reviewed yet — {', '.join(running)} still running; the turn "
+            "that reads its result is reviewed"
+        )
+        return HookReply(output={"systemMessage": note}, note=note)
+    transcript = None
+    if not state.hooks_record(session_id):  # no PostToolUse hooks: the transcript is all
+        transcript = _transcript(payload, agent, answer)
         if transcript is not None:
-            for item in replay_events(session, transcript):
-                if isinstance(item, NewInput):
-                    session.new_user_input(item.text, request_id=item.request_id)
-                elif isinstance(item, ToolImages):
-                    session.attach_tool_images(item.call_id, item.images)
-                else:
-                    session.record(item)
-        answer = payload.get("last_assistant_message")
-        if not isinstance(answer, str) or not answer.strip():
-            answer = transcript.answer if transcript is not None else ""
-        if not answer.strip():
-            return HookReply(note="DoneCheck: no final text to review; the turn was not checked")
-        gates = _gates(session, payload)
-        action = session.turn_stopping(answer, event_id=stop_event_id(payload, answer, agent))
-        card = action.report
-        note = f"DoneCheck: {card.decision or 'unverified'}" + gates
-        if isinstance(action, Steer):
-            cap = _cap(dc)
-            if cap.allow(session.session_id):
-                return HookReply(output={"decision": "block", "reason": action.message}, note=note)
-            return HookReply(
-                note=f"{note} (not blocked: {cap.limit} stops in a row were blocked already)"
-            )
-        _cap(dc).reset(session.session_id)
-        if card.end_reason and card.end_reason != "pass":
-            note += f" (stopped: {card.end_reason})"
-        return HookReply(note=note)
-    return HookReply(note=f"ignored hook event {event!r}")
+            _replay_new_steps(session, transcript)
+    if not answer.strip():  # a client that sends no last_assistant_message
+        transcript = transcript or _transcript(payload, agent)
+        answer = transcript.answer if transcript is not None else ""
+    if not answer.strip():
+        note = "DoneCheck: no final text to review; the turn was not checked"
+        return HookReply(output={"systemMessage": note}, note=note)
+    gates = _gates(session, payload)
+    action = session.turn_stopping(answer, event_id=stop_event_id(payload, answer, agent))
+    note = _note(action, session_id, gates)
+    if isinstance(action, Steer):
+        if state.cap.allow(session_id):
+            message = bounded(action.message, session_id)
+            if agent == "codex":
+                output: dict[str, Any] = {"decision": "block", "reason": message}
+            else:
+                output = {
+                    "hookSpecificOutput": {"hookEventName": "Stop", "additionalContext": message}
+                }
+            return HookReply(output={**output, "systemMessage": note}, note=note)
+        note += f" (not blocked: {state.cap.limit} stops in a row were blocked already)"
+        return HookReply(output={"systemMessage": note}, note=note)
+    state.cap.reset(session_id)
+    return HookReply(output={"systemMessage": note}, note=note)
+
+
+def _interrupt(dc: Any, payload: dict[str, Any], agent: Agent, state: HookState) -> HookReply:
+    session = _known(dc, payload, agent)
+    if session is None:
+        return HookReply(note="no DoneCheck session to cancel")
+    session.cancel("the user interrupted the turn")
+    return HookReply(note="task cancelled: the user interrupted it")
+
+
+def _session_end(dc: Any, payload: dict[str, Any], agent: Agent, state: HookState) -> HookReply:
+    """The session ended: a task the agent never finished is cancelled (a finished
+    one keeps its end reason)."""
+    session = _known(dc, payload, agent)
+    if session is None:
+        return HookReply(note="no DoneCheck session")
+    why = str(payload.get("reason") or "other")
+    session.cancel(f"the session ended before the agent finished ({why})")
+    return HookReply(note="session ended")
+
+
+_HANDLERS: dict[str, Callable[[Any, dict[str, Any], Agent, HookState], HookReply]] = {
+    "UserPromptSubmit": _prompt,
+    "PostToolUse": _tool,
+    "PostToolUseFailure": _tool,
+    "Stop": _stop,
+    "Interrupt": _interrupt,
+    "SessionEnd": _session_end,
+}
+
+
+def handle(
+    dc: Any, payload: dict[str, Any], agent: Agent = "claude-code", state: HookState | None = None
+) -> HookReply:
+    """Apply one hook payload of ``agent`` (Claude Code or Codex) to the DoneCheck
+    deployment ``dc``."""
+    event = str(payload.get("hook_event_name"))
+    handler = _HANDLERS.get(event)
+    if handler is None:
+        return HookReply(note=f"ignored hook event {event!r}")
+    return handler(dc, payload, agent, state or state_for(dc))

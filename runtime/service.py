@@ -11,7 +11,7 @@ type, ``donecheck hook`` as a thin client — drives sessions here::
     POST /v1/sessions/{id}/input            a new user request {text, request_id?}
     POST /v1/sessions/{id}/cancel           {reason?}
     POST /v1/sessions/{id}/opt-out          {scope: request | session}
-    GET  /v1/sessions/{id}/report           the report card (JSON; ?format=html)
+    GET  /v1/sessions/{id}/report           the report card (JSON; ?format=html|card)
     GET  /v1/statistics                     every actor's statistics
     GET  /v1/health                         liveness (no token needed)
     POST /v1/hooks/claude-code              a Claude Code hook payload, answered as a hook
@@ -421,8 +421,10 @@ class _Service:
         wanted = request.query_params.get("format", "")
         if wanted == "html" or (not wanted and "text/html" in request.headers.get("accept", "")):
             return HTMLResponse(card_html([(session_id, card, [])]))
+        if wanted == "card":  # the card itself, for a client that renders it (report --session)
+            return Response(msgspec.json.encode(card), media_type="application/json")
         if wanted not in {"", "json"}:
-            raise HttpError(400, f"format must be json or html, not {wanted!r}")
+            raise HttpError(400, f"format must be json, html or card, not {wanted!r}")
         return JSONResponse(card_json(card, session=session_id))
 
     async def statistics(self, request: Request) -> Response:
@@ -605,7 +607,13 @@ def openapi() -> dict[str, Any]:
                 "summary": "the report card",
                 "parameters": [
                     *session_param,
-                    {"name": "format", "in": "query", "schema": {"enum": ["json", "html"]}},
+                    {
+                        "name": "format",
+                        "in": "query",
+                        "schema": {"enum": ["json", "html", "card"]},
+                        "description": "json: the card for people and scripts; html: the "
+                        "page; card: DoneCheck's ReportCard as it is (msgspec JSON)",
+                    },
                     {"name": "request_id", "in": "query", "schema": {"type": "string"}},
                 ],
                 "responses": {

@@ -31,6 +31,7 @@ from donecheck.runtime.transcripts.openai import (
     read_transcript_text,
 )
 from donecheck.runtime.transcripts.pairing import Pairing
+from donecheck.runtime.transcripts.roles import not_the_users
 
 __all__ = [
     "load_claude_jsonl",
@@ -138,7 +139,7 @@ class _Reader:
 
     def line(self, number: int, raw: str) -> None:
         record = json_line(number, raw, self.warnings)
-        if not isinstance(record, dict) or record.get("isMeta"):
+        if not isinstance(record, dict) or record.get("isMeta") or record.get("isSynthetic"):
             return
         kind = record.get("type")
         message = record.get("message")
@@ -225,7 +226,7 @@ class _Reader:
                 image = self._image(number, block)
                 if image is not None:
                     self.images.append((f"image-{len(self.images) + 1}.{image[0]}", image[1]))
-        text = "\n".join(t for t in texts if t.strip())
+        text = "\n".join(t for t in texts if t.strip() and not not_the_users(t))
         if not text:
             return
         if not self.opened or (not self.acted and not self.pending_user):

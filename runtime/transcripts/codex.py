@@ -16,7 +16,8 @@ One JSON object per line, ``{"timestamp", "type", "payload"}``:
   ``response_item`` messages, so nothing is counted twice.
 
 User messages Codex adds itself (``<environment_context>``, ``<user_instructions>``,
-AGENTS.md contents) are not the user's request.
+AGENTS.md contents) and a Stop hook's continuation (``<hook_prompt …>``, DoneCheck's
+checklist among them) are not the user's request (:mod:`.roles`).
 """
 
 from __future__ import annotations
@@ -34,14 +35,11 @@ from donecheck.runtime.transcripts.openai import (
     read_transcript_text,
 )
 from donecheck.runtime.transcripts.pairing import Pairing
+from donecheck.runtime.transcripts.roles import not_the_users
 
 __all__ = ["CODEX_TYPES", "codex_arguments", "load_codex", "parse_codex_lines"]
 
 CODEX_TYPES = frozenset({"session_meta", "turn_context", "response_item", "event_msg", "compacted"})
-_INJECTED = re.compile(
-    r"^\s*(?:<environment_context>|<user_instructions>|<permissions|<INSTRUCTIONS>|"
-    r"# AGENTS\.md instructions|<user_shell_command>|<turn_aborted>)"
-)
 _EXITED = re.compile(r"Process exited with code (-?\d+)")
 
 
@@ -117,7 +115,7 @@ class _Reader:
         self.messages = 0
 
     def user(self, text: str) -> None:
-        if not text.strip() or _INJECTED.match(text):
+        if not text.strip() or not_the_users(text):  # Codex's context, a hook's continuation
             return
         if not self.opened or (not self.acted and not self.answer and not self.pending_user):
             self.request.append(text)

@@ -104,8 +104,9 @@ def test_a_loop_that_never_lets_go_is_let_through_after_the_cap(tmp_path: Path) 
     handle(dc, payload, "codex")
     stop = {"session_id": "loop", "hook_event_name": "Stop", "last_assistant_message": "Done."}
     replies = [handle(dc, stop, "codex") for _ in range(5)]
-    blocked = [bool(r.output) for r in replies]
+    blocked = [r.output.get("decision") == "block" for r in replies]
     assert blocked == [True, True, True, False, False]  # max_rounds + 1 blocks, then through
     assert "not blocked: 3 stops in a row" in replies[3].note
+    assert replies[3].output["systemMessage"] == replies[3].note  # the user sees why
     handle(dc, payload, "codex")  # a new prompt: the count starts again
     assert handle(dc, stop, "codex").output["decision"] == "block"

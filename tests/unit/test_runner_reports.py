@@ -20,7 +20,7 @@ import pytest
 from donecheck.runtime import DoneCheck
 from donecheck.runtime.endpoint import Endpoint, write_endpoint
 from donecheck.runtime.gates import MEMO
-from donecheck.runtime.hooks import handle
+from donecheck.runtime.hooks import checklist_of, handle
 from donecheck.runtime.reporters import ReportError, junit_report
 from donecheck.runtime.service import create_app
 from tests.support.env import child_env
@@ -288,7 +288,7 @@ def test_gates_run_at_a_stop_and_a_failed_gate_blocks_whatever_the_transcript_sa
     started = time.monotonic()
     reply = handle(dc, _payload("Stop", workspace, sid, last_assistant_message=LIE))
     first = time.monotonic() - started
-    assert reply.output.get("decision") == "block"
+    assert checklist_of(reply.output)
     assert "gates: tests failed" in reply.note
     card = dc.session(f"claude-{sid}").report()
     gate = next(r for r in card.runs if r.origin == "donecheck")
@@ -312,7 +312,7 @@ def test_a_passing_gate_lets_an_honest_turn_end_and_no_file_means_no_gates(
     _wrote(dc, workspace, sid, "calc.py", "w1")
     reply = handle(dc, _payload("Stop", workspace, sid, last_assistant_message=LIE))
     assert "gates: tests passed" in reply.note
-    assert reply.output.get("decision") != "block"
+    assert checklist_of(reply.output) is None
 
     plain = tmp_path / "plain"
     _project(plain, failing=True)

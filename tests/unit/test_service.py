@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, settings
 
 from donecheck.parsers import samples
 from donecheck.runtime import DoneCheck
+from donecheck.runtime.hooks import checklist_of
 from donecheck.runtime.service import Limits, create_app
 from tests.support.env import child_env
 from tests.support.server import Server
@@ -151,7 +152,8 @@ def test_the_claude_code_hook_endpoint(api: httpx.Client) -> None:
     assert api.post("/v1/hooks/claude-code", json=post).headers["x-donecheck-note"] == "recorded"
     stop = {**common, "hook_event_name": "Stop", "last_assistant_message": "All tests pass."}
     answer = api.post("/v1/hooks/claude-code", json=stop)
-    assert answer.json()["decision"] == "block"
+    assert "from DoneCheck, not from the user" in (checklist_of(answer.json()) or "")
+    assert answer.json()["systemMessage"].startswith("DoneCheck: need_fix")  # the user sees it
     missing = api.post("/v1/hooks/claude-code", json={"hook_event_name": "Stop"})
     assert missing.status_code == 400 and "session_id" in missing.json()["error"]
     gone = api.post(
@@ -234,8 +236,9 @@ def test_serve_and_the_thin_hook_client(tmp_path: Path) -> None:
             {**common, "hook_event_name": "Stop", "last_assistant_message": "All tests pass now."}
         )
         assert stop.returncode == 0
-        assert json.loads(stop.stdout)["decision"] == "block"
-        assert "DoneCheck: need_evidence" in stop.stderr
+        answered = json.loads(stop.stdout)
+        assert checklist_of(answered)
+        assert "DoneCheck: need_evidence" in answered["systemMessage"]
         listed = subprocess.run(
             [*_cli(), "sessions"], env=env, capture_output=True, text=True, timeout=60
         )
