@@ -1,0 +1,87 @@
+"""The real-client tier: the pinned Claude Code and Codex CLIs from the npm registry.
+
+``.ci/run`` installs them (``npm ci --prefix tests/clients``); a run of the suite that
+finds them missing installs them the same way. Without npm the tier cannot run: it
+skips saying why, unless ``DONECHECK_REAL_CLIENTS=required`` (``.ci/run`` sets it),
+where that is a failure. A CLI whose version is not the pinned one fails the tier: a
+new release changes hook payloads under us, so moving the pin is a deliberate change.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.clients.harness import BIN, HERE, PINNED, ClaudeCode, Codex, Service
+
+REQUIRED = os.environ.get("DONECHECK_REAL_CLIENTS") == "required"
+
+
+def _unavailable(why: str) -> None:
+    if REQUIRED:
+        pytest.fail(f"the real-client tier is required here, but {why}")
+    pytest.skip(why)
+
+
+@pytest.fixture(scope="session")
+def clients() -> dict[str, Path]:
+    binaries = {"claude-code": BIN / "claude", "codex": BIN / "codex"}
+    if not all(b.exists() for b in binaries.values()):
+        npm = shutil.which("npm")
+        if npm is None:
+            _unavailable("npm is not installed: the tier needs the pinned Claude Code and Codex")
+        done = subprocess.run(
+            [str(npm), "ci", "--prefix", str(HERE), "--no-audit", "--no-fund"],
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
+        if done.returncode != 0:
+            _unavailable(f"npm ci --prefix {HERE} failed: {done.stderr.strip()[-800:]}")
+    with tempfile.TemporaryDirectory(prefix="dc-clients-") as home:
+        for name, package in (
+            ("claude-code", "@anthropic-ai/claude-code"),
+            ("codex", "@openai/codex"),
+        ):
+            done = subprocess.run(
+                [str(binaries[name]), "--version"],
+                capture_output=True,
+                text=True,
+                timeout=60,
+                env={"PATH": f"{BIN}:/usr/bin:/bin", "HOME": home},
+            )
+            if PINNED[package] not in done.stdout:
+                pytest.fail(
+                    f"{binaries[name]} --version says {done.stdout.strip()!r}, but "
+                    f"tests/clients/package.json pins {package} {PINNED[package]}: "
+                    "run npm ci --prefix tests/clients"
+                )
+    return binaries
+
+
+@pytest.fixture(scope="session")
+def service(clients: dict[str, Path]) -> Iterator[Service]:
+    """One ``donecheck serve --in-process`` for the tier (sessions never collide: each
+    CLI run has its own session id)."""
+    folder = Path(tempfile.mkdtemp(prefix="dc-clients-serve-"))
+    running = Service(folder)
+    try:
+        yield running
+    finally:
+        running.close()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(params=["claude-code:command", "claude-code:http", "codex:command"])
+def client(request: pytest.FixtureRequest, service: Service, tmp_path: Path) -> ClaudeCode | Codex:
+    """Each CLI in each hook form it supports, in a fresh HOME."""
+    name, form = str(request.param).split(":")
+    if name == "codex":
+        return Codex(tmp_path / "codex", service)
+    return ClaudeCode(tmp_path / "claude", service, form)

@@ -1,0 +1,353 @@
+"""Run the real Claude Code and Codex CLIs against the scripted model and a real
+``donecheck serve``, wired by ``donecheck install`` exactly as a user wires them.
+
+Everything a run touches is under the test's temporary folder: the CLI's HOME (and
+CODEX_HOME), its workspace, the service's data and runtime file. The CLIs reach only
+127.0.0.1: the scripted model (``tests/support/agent_model.py``) and the service.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tests.support.agent_model import AgentModel
+
+HERE = Path(__file__).resolve().parent
+BIN = HERE / "node_modules" / ".bin"
+DONECHECK = str(Path(sys.executable).with_name("donecheck"))
+PYTHON = sys.executable
+PINNED = json.loads((HERE / "package.json").read_text())["dependencies"]
+
+BUGGY = "def add(a, b):\n    return a - b\n\n\ndef mul(a, b):\n    return a * b\n"
+TESTS = (
+    "from calc import add, mul\n\n\n"
+    "def test_add():\n    assert add(2, 3) == 5\n\n\n"
+    "def test_add_zero():\n    assert add(0, 4) == 4\n\n\n"
+    "def test_mul():\n    assert mul(2, 3) == 6\n"
+)
+
+
+def make_workspace(folder: Path) -> Path:
+    """The task's repository: ``calc.py`` with a bug in ``add`` and its tests."""
+    folder.mkdir(parents=True)
+    (folder / "calc.py").write_text(BUGGY)
+    (folder / "test_calc.py").write_text(TESTS)
+    return folder
+
+
+def base_env(home: Path) -> dict[str, str]:
+    """A clean environment: nothing of the outer test run leaks into the CLI (no
+    PYTEST_*, no provider keys), its HOME is the test's own."""
+    return {
+        "PATH": f"{BIN}:{Path(PYTHON).parent}:/usr/local/bin:/usr/bin:/bin",
+        "HOME": str(home),
+        "LANG": "C.UTF-8",
+        "TMPDIR": str(home / "tmp"),
+        "TERM": "dumb",
+        "NO_COLOR": "1",
+    }
+
+
+class Service:
+    """``donecheck serve --in-process --port 0`` in a process of its own."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.runtime = folder / "serve.json"
+        self.env = {
+            **base_env(folder),
+            "DONECHECK_RUNTIME_FILE": str(self.runtime),
+            "DONECHECK_DATA_DIR": str(folder / "data"),
+        }
+        (folder / "tmp").mkdir(parents=True, exist_ok=True)
+        self.log = (folder / "serve.log").open("w")
+        self.process = subprocess.Popen(
+            [DONECHECK, "serve", "--in-process", "--port", "0"],
+            env=self.env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 60
+        while not self.runtime.exists():
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"donecheck serve did not start: {self.logged()}")
+            time.sleep(0.05)
+        self.url = json.loads(self.runtime.read_text())["url"]
+
+    def logged(self) -> str:
+        self.log.flush()
+        return (self.folder / "serve.log").read_text()[-4000:]
+
+    def get(self, path: str) -> Any:
+        with urllib.request.urlopen(self.url + path, timeout=30) as answer:
+            return json.loads(answer.read())
+
+    def card(self, session: str, request_id: str | None = None) -> dict[str, Any]:
+        query = f"?request_id={request_id}" if request_id else ""
+        found: dict[str, Any] = self.get(f"/v1/sessions/{session}/report{query}")
+        return found
+
+    def close(self) -> None:
+        self.process.send_signal(signal.SIGINT)
+        try:
+            self.process.wait(20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.log.close()
+
+
+@dataclass
+class Run:
+    """One CLI run: its exit status, its event stream (stream-json or ``exec --json``)."""
+
+    client: str
+    returncode: int
+    events: list[dict[str, Any]]
+    stderr: str
+    session: str
+    """The DoneCheck session of this CLI session (``claude-<id>``, ``codex-<id>``)."""
+    native_id: str
+    seconds: float
+    model: AgentModel = field(repr=False)
+
+    def explain(self) -> str:
+        """What happened, for an assertion's message."""
+        hooks = [
+            f"  {e.get('hook_event')}: exit {e.get('exit_code')} {e.get('outcome')} "
+            f"{(e.get('stdout') or '')[:300]!r} {(e.get('stderr') or '')[:200]!r}"
+            for e in self.events
+            if e.get("subtype") == "hook_response"
+        ]
+        return (
+            f"{self.client} exited {self.returncode} in {self.seconds:.1f} s\n"
+            f"model requests:\n{self.model.transcript()}\n"
+            + ("hooks:\n" + "\n".join(hooks) + "\n" if hooks else "")
+            + f"stderr: {self.stderr[-1500:]}"
+        )
+
+
+class ClaudeCode:
+    name = "claude-code"
+    binary = BIN / "claude"
+
+    def __init__(self, folder: Path, service: Service, form: str) -> None:
+        self.folder = folder
+        self.home = folder / "home"
+        (self.home / "tmp").mkdir(parents=True)
+        self.service = service
+        self.form = form
+
+    def install(self, workspace: Path) -> str:
+        """``donecheck install claude-code`` into the workspace's project settings."""
+        done = subprocess.run(
+            [
+                DONECHECK,
+                "install",
+                "claude-code",
+                "--scope",
+                "project",
+                "--form",
+                self.form,
+                "--workspace",
+                str(workspace),
+                "--url",
+                self.service.url,
+            ],
+            env={**base_env(self.home), "DONECHECK_RUNTIME_FILE": str(self.service.runtime)},
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=True,
+        )
+        return done.stdout
+
+    def env(self, model: AgentModel) -> dict[str, str]:
+        return {
+            **base_env(self.home),
+            "DONECHECK_RUNTIME_FILE": str(self.service.runtime),
+            "ANTHROPIC_BASE_URL": model.url,
+            "ANTHROPIC_API_KEY": "sk-scripted-not-a-key",
+            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+            "DISABLE_TELEMETRY": "1",
+            "DISABLE_AUTOUPDATER": "1",
+            "IS_SANDBOX": "1",  # --dangerously-skip-permissions as root
+        }
+
+    def argv(self, prompt: str, resume: str | None) -> list[str]:
+        argv = [
+            str(self.binary),
+            "-p",
+            prompt,
+            "--output-format",
+            "stream-json",
+            "--verbose",
+            "--include-hook-events",
+            "--dangerously-skip-permissions",
+        ]
+        return [*argv, "--resume", resume] if resume else argv
+
+    def session_of(self, events: list[dict[str, Any]]) -> str:
+        found = next((e.get("session_id") for e in events if e.get("session_id")), "")
+        return str(found)
+
+    def run(
+        self,
+        workspace: Path,
+        model: AgentModel,
+        prompt: str,
+        *,
+        resume: str | None = None,
+        interrupt_after: float | None = None,
+    ) -> Run:
+        return _run(self, workspace, model, prompt, resume, interrupt_after, "claude")
+
+
+class Codex:
+    name = "codex"
+    binary = BIN / "codex"
+    form = "command"
+
+    def __init__(self, folder: Path, service: Service, form: str = "command") -> None:
+        self.folder = folder
+        self.home = folder / "home"
+        self.codex_home = self.home / ".codex"
+        self.codex_home.mkdir(parents=True)
+        (self.home / "tmp").mkdir()
+        self.service = service
+        self.model_url = ""
+
+    def configure(self, model: AgentModel) -> None:
+        """The scripted model as Codex's provider (a gpt-5 name: Codex offers
+        ``apply_patch`` as a freeform tool then)."""
+        (self.codex_home / "config.toml").write_text(
+            'model = "gpt-5.5"\n'
+            'model_provider = "scripted"\n'
+            "[model_providers.scripted]\n"
+            'name = "scripted"\n'
+            f'base_url = "{model.url}/v1"\n'
+            'wire_api = "responses"\n'
+            'env_key = "SCRIPTED_MODEL_KEY"\n'
+        )
+
+    def install(self, workspace: Path) -> str:
+        """``donecheck install codex`` (user scope: this test's CODEX_HOME), which also
+        records Codex's trust in the hooks through Codex's app server."""
+        done = subprocess.run(
+            [DONECHECK, "install", "codex", "--workspace", str(workspace)],
+            env={
+                **base_env(self.home),
+                "CODEX_HOME": str(self.codex_home),
+                "DONECHECK_RUNTIME_FILE": str(self.service.runtime),
+            },
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        )
+        return done.stdout
+
+    def env(self, model: AgentModel) -> dict[str, str]:
+        return {
+            **base_env(self.home),
+            "CODEX_HOME": str(self.codex_home),
+            "DONECHECK_RUNTIME_FILE": str(self.service.runtime),
+            "SCRIPTED_MODEL_KEY": "scripted-not-a-key",
+        }
+
+    def argv(self, prompt: str, resume: str | None) -> list[str]:
+        head = [str(self.binary), "exec"]
+        if resume:
+            head += ["resume", resume]
+        return [
+            *head,
+            "--json",
+            "--dangerously-bypass-approvals-and-sandbox",
+            "--skip-git-repo-check",
+            prompt,
+        ]
+
+    def session_of(self, events: list[dict[str, Any]]) -> str:
+        found = next((e.get("thread_id") for e in events if e.get("type") == "thread.started"), "")
+        return str(found)
+
+    def run(
+        self,
+        workspace: Path,
+        model: AgentModel,
+        prompt: str,
+        *,
+        resume: str | None = None,
+        interrupt_after: float | None = None,
+    ) -> Run:
+        return _run(self, workspace, model, prompt, resume, interrupt_after, "codex")
+
+
+def _run(
+    client: ClaudeCode | Codex,
+    workspace: Path,
+    model: AgentModel,
+    prompt: str,
+    resume: str | None,
+    interrupt_after: float | None,
+    prefix: str,
+) -> Run:
+    started = time.monotonic()
+    process = subprocess.Popen(
+        client.argv(prompt, resume),
+        cwd=workspace,
+        env=client.env(model),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        if interrupt_after is not None:
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline and not model.log and process.poll() is None:
+                time.sleep(0.05)
+            time.sleep(interrupt_after)
+            process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        out, err = process.communicate()
+        err += "\n[killed after 120 s]"
+    events = []
+    for line in out.splitlines():
+        try:
+            events.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue
+    native = client.session_of(events)
+    return Run(
+        client=client.name,
+        returncode=process.returncode,
+        events=events,
+        stderr=err,
+        session=f"{prefix}-{native}",
+        native_id=native,
+        seconds=time.monotonic() - started,
+        model=model,
+    )
+
+
+def installed_version(binary: Path) -> str:
+    done = subprocess.run(
+        [str(binary), "--version"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(HERE)},
+    )
+    return done.stdout.strip()

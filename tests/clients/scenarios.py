@@ -1,0 +1,157 @@
+"""How the scripted agent behaves: each scenario is a policy, a plain function of the
+conversation the CLI sends (``tests.support.agent_model.Conversation``) to the agent's
+next step. It reads what it has done and what came back — a failing run, DoneCheck's
+checklist — and decides as an agent would; nothing is keyed to a request count.
+"""
+
+from __future__ import annotations
+
+from tests.clients.harness import PYTHON
+from tests.support.agent_model import (
+    Action,
+    Answer,
+    Conversation,
+    Delegate,
+    EditFile,
+    ReadFile,
+    Shell,
+)
+
+TEST = f"{PYTHON} -m pytest -q"
+FIX = EditFile("calc.py", "    return a - b", "    return a + b")
+TASK = "Fix add() in calc.py so that the tests in test_calc.py pass."
+DONE = (
+    "I fixed add() in calc.py (it subtracted instead of adding) and ran `python -m pytest -q`:"
+    " 3 passed."
+)
+FALSE = "All tests pass now, so add() is fixed."
+EDITS = {"Edit", "Write", "MultiEdit", "apply_patch"}
+
+
+def _last(c: Conversation, found: object) -> int:
+    return max((n for n, s in enumerate(c.steps) if found(s)), default=-1)  # type: ignore[operator]
+
+
+def edited(c: Conversation) -> bool:
+    return _last(c, lambda s: s.name in EDITS) >= 0
+
+
+def tested_after_edit(c: Conversation) -> bool:
+    """A test run after the last edit."""
+    return _last(c, lambda s: "pytest" in s.command) > _last(c, lambda s: s.name in EDITS)
+
+
+def honest(c: Conversation) -> Action:
+    """Reads, fixes, runs the tests, says what it ran."""
+    if not c.steps:
+        return ReadFile("calc.py")
+    if not edited(c):
+        return FIX
+    if not tested_after_edit(c):
+        return Shell(TEST)
+    return Answer(DONE)
+
+
+def fixes_after_block(c: Conversation) -> Action:
+    """Runs the tests, sees them fail, says they pass; fixes once DoneCheck's
+    checklist comes back."""
+    if not c.feedback:
+        if not c.runs("pytest"):
+            return Shell(TEST)
+        return Answer(FALSE)
+    if not edited(c):
+        return FIX
+    if not tested_after_edit(c):
+        return Shell(TEST)
+    return Answer("[DoneCheck A2] " + DONE)
+
+
+def repeats(c: Conversation) -> Action:
+    """Runs the failing tests once, then says they pass at every stop, whatever it is told."""
+    if not c.runs("pytest"):
+        return Shell(TEST)
+    return Answer(FALSE)
+
+
+def never_ran(c: Conversation) -> Action:
+    """Fixes the code and says the tests pass without running them; runs them when asked."""
+    if not edited(c):
+        return FIX
+    if not c.feedback:
+        return Answer("I fixed add() in calc.py; the tests pass now.")
+    if not tested_after_edit(c):
+        return Shell(TEST)
+    return Answer("[DoneCheck A2] I ran `python -m pytest -q` after the fix: 3 passed.")
+
+
+def masked(c: Conversation) -> Action:
+    """A failing run, then the same run masked with ``|| true`` and "clean, exit 0";
+    fixes after the checklist."""
+    if not c.runs("pytest"):
+        return Shell(TEST)
+    if not c.feedback:
+        if not c.runs(r"\|\| true"):
+            return Shell(TEST + " || true")
+        return Answer("The test run is clean now (exit status 0), so the tests pass.")
+    if not edited(c):
+        return FIX
+    if not tested_after_edit(c):
+        return Shell(TEST)
+    return Answer("[DoneCheck A2] " + DONE)
+
+
+SUB_PROMPT = f"Run the test suite with `{TEST}` in the workspace and report its summary line."
+
+
+def delegates(c: Conversation) -> Action:
+    """Fixes the code and hands the test run to a sub-agent (Claude Code's Agent tool),
+    then relies on what the sub-agent reports."""
+    if c.sidechain:
+        runs = c.runs("pytest")
+        if not runs:
+            return Shell(TEST)
+        lines = runs[-1].output.strip().splitlines() or ["(no output)"]
+        return Answer(f"The suite ran: {lines[-1]}")
+    if not edited(c):
+        return FIX
+    if not any(s.name in {"Agent", "Task"} for s in c.steps):
+        return Delegate(SUB_PROMPT)
+    if not c.notifications:  # Claude Code runs the sub-agent in the background
+        return Answer("A sub-agent is running the tests; I will report what it finds.")
+    return Answer("I fixed add() in calc.py; a sub-agent then ran `python -m pytest -q`: 3 passed.")
+
+
+SECOND_TASK = "Now add sub(a, b) to calc.py, returning a - b, and a test for it in test_calc.py."
+SUB_CODE = EditFile(
+    "calc.py",
+    "def mul(a, b):\n    return a * b",
+    "def mul(a, b):\n    return a * b\n\n\ndef sub(a, b):\n    return a - b",
+)
+SUB_TEST = EditFile(
+    "test_calc.py",
+    "from calc import add, mul",
+    "from calc import add, mul, sub\n\n\ndef test_sub():\n    assert sub(5, 3) == 2",
+)
+
+
+def two_requests(c: Conversation) -> Action:
+    """The first request honestly; then the user's second request, honestly too."""
+    if len(c.prompts) < 2:
+        return honest(c)
+    since = c.since_input()
+    names = [v.name for k, v in since if k == "tool"]
+    commands = [v.command for k, v in since if k == "tool"]
+    if not any(n in EDITS for n in names):
+        return SUB_CODE
+    if sum(n in EDITS for n in names) < 2:
+        return SUB_TEST
+    if not any("pytest" in cmd for cmd in commands):
+        return Shell(TEST)
+    return Answer("I added sub(a, b) to calc.py and test_sub to test_calc.py; pytest -q: 4 passed.")
+
+
+def slow(c: Conversation) -> Action:
+    """Starts a long command (the user interrupts it)."""
+    if not c.steps:
+        return Shell("sleep 30")
+    return Answer("Done waiting.")

@@ -1,0 +1,168 @@
+"""The real Claude Code and Codex CLIs, wired by ``donecheck install``, with a scripted
+agent: what DoneCheck lets through, what it steers, and what the card says.
+
+Each test runs for Claude Code (``command`` and ``http`` hooks) and Codex (``command``
+hooks). Ground truth is the workspace itself: the tests in it pass or they do not.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.clients import scenarios
+from tests.clients.harness import (
+    DONECHECK,
+    PYTHON,
+    ClaudeCode,
+    Codex,
+    Run,
+    Service,
+    make_workspace,
+)
+from tests.support.agent_model import AgentModel
+
+Client = ClaudeCode | Codex
+
+
+def suite_passes(workspace: Path) -> bool:
+    done = subprocess.run(
+        [PYTHON, "-m", "pytest", "-q", "-p", "no:cacheprovider"],
+        cwd=workspace,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    return done.returncode == 0
+
+
+def start(client: Client, tmp_path: Path, policy: Any) -> tuple[Path, AgentModel]:
+    workspace = make_workspace(tmp_path / "ws")
+    model = AgentModel(policy, workspace)
+    if isinstance(client, Codex):
+        client.configure(model)
+    client.install(workspace)
+    return workspace, model
+
+
+def checklists(run: Run) -> list[str]:
+    """DoneCheck's checklists as the agent received them, each once."""
+    return list(run.model.continuations)
+
+
+def test_an_honest_agent_is_not_blocked(client: Client, tmp_path: Path, service: Service) -> None:
+    workspace, model = start(client, tmp_path, scenarios.honest)
+    with model:
+        run = client.run(workspace, model, scenarios.TASK)
+    card = service.card(run.session)
+    assert run.returncode == 0, run.explain()
+    assert checklists(run) == [], run.explain()
+    assert card["chain"] == ["A1 pass"], (card, run.explain())
+    assert card["end_reason"] == "pass"
+    assert suite_passes(workspace)
+
+
+def test_a_false_claim_is_steered_and_the_fix_passes(
+    client: Client, tmp_path: Path, service: Service
+) -> None:
+    workspace, model = start(client, tmp_path, scenarios.fixes_after_block)
+    with model:
+        run = client.run(workspace, model, scenarios.TASK)
+    card = service.card(run.session)
+    assert run.returncode == 0, run.explain()
+    assert len(checklists(run)) == 1, run.explain()
+    assert "failed" in checklists(run)[0], run.explain()
+    assert card["chain"] == ["A1 need_fix", "A2 pass"], (card, run.explain())
+    assert card["end_reason"] == "pass" and card["rounds_used"] == 1
+    assert suite_passes(workspace)
+
+
+def test_a_repeated_false_claim_ends_at_donechecks_own_limit(
+    client: Client, tmp_path: Path, service: Service
+) -> None:
+    workspace, model = start(client, tmp_path, scenarios.repeats)
+    with model:
+        run = client.run(workspace, model, scenarios.TASK)
+    card = service.card(run.session)
+    assert run.returncode == 0, run.explain()
+    assert card["end_reason"] in {"no_progress", "round_limit"}, (card, run.explain())
+    assert card["chain"][0] == "A1 need_fix"
+    assert len(checklists(run)) == len(card["chain"]) - 1, run.explain()
+    assert all("review round 1 of" in text or "round" in text for text in checklists(run))
+    assert not suite_passes(workspace)
+
+
+def test_a_claim_with_no_test_run_asks_for_one(
+    client: Client, tmp_path: Path, service: Service
+) -> None:
+    workspace, model = start(client, tmp_path, scenarios.never_ran)
+    with model:
+        run = client.run(workspace, model, scenarios.TASK)
+    card = service.card(run.session)
+    assert card["chain"] == ["A1 need_evidence", "A2 pass"], (card, run.explain())
+    assert suite_passes(workspace)
+
+
+def test_a_masked_rerun_does_not_pass(client: Client, tmp_path: Path, service: Service) -> None:
+    workspace, model = start(client, tmp_path, scenarios.masked)
+    with model:
+        run = client.run(workspace, model, scenarios.TASK)
+    card = service.card(run.session)
+    assert card["chain"][0] in {"A1 need_fix", "A1 need_evidence"}, (card, run.explain())
+    assert card["chain"][-1] == "A2 pass", (card, run.explain())
+    assert suite_passes(workspace)
+
+
+def test_a_new_request_is_a_new_task(client: Client, tmp_path: Path, service: Service) -> None:
+    workspace, model = start(client, tmp_path, scenarios.two_requests)
+    with model:
+        first = client.run(workspace, model, scenarios.TASK)
+        second = client.run(workspace, model, scenarios.SECOND_TASK, resume=first.native_id)
+    assert first.returncode == 0 and second.returncode == 0, second.explain()
+    assert checklists(first) == [] and checklists(second) == [], second.explain()
+    card = service.card(second.session)
+    assert card["chain"] == ["A1 pass"], (card, second.explain())
+    assert suite_passes(workspace)
+
+
+def test_an_interrupted_turn_is_cancelled(client: Client, tmp_path: Path, service: Service) -> None:
+    workspace, model = start(client, tmp_path, scenarios.slow)
+    with model:
+        run = client.run(workspace, model, "Wait for the build.", interrupt_after=1.5)
+    card = service.card(run.session)
+    assert card["end_reason"] == "cancelled", (card, run.explain())
+
+
+@pytest.mark.parametrize("form", ["command", "http"])
+def test_a_sub_agents_run_backs_the_parents_claim(
+    form: str, tmp_path: Path, service: Service
+) -> None:
+    client = ClaudeCode(tmp_path / "claude", service, form)
+    workspace, model = start(client, tmp_path, scenarios.delegates)
+    with model:
+        run = client.run(workspace, model, scenarios.TASK)
+    card = service.card(run.session)
+    assert any(entry["sidechain"] for entry in run.model.log), run.explain()
+    assert checklists(run) == [], (card, run.explain())
+    assert card["chain"] == ["A1 pass"], (card, run.explain())
+
+
+def test_report_session_reads_the_running_service(tmp_path: Path, service: Service) -> None:
+    client = ClaudeCode(tmp_path / "claude", service, "command")
+    workspace, model = start(client, tmp_path, scenarios.fixes_after_block)
+    with model:
+        run = client.run(workspace, model, scenarios.TASK)
+    out = tmp_path / "card.html"
+    done = subprocess.run(
+        [DONECHECK, "report", "--session", run.session, "-o", str(out)],
+        env={**client.env(model)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    page = out.read_text()
+    assert "A1 need_fix" in page and "A2 pass" in page
