@@ -31,6 +31,15 @@ FORMS = ("openai", "anthropic", "claude-code", "codex", "openai-jsonl")
 _CLAUDE_TYPES = frozenset({"user", "assistant", "summary", "system", "progress"})
 
 
+def _claude_record(record: dict[str, Any]) -> bool:
+    """A line of a Claude Code session file: a known record type, or any record
+    stamped with the session (2.1.x writes many kinds besides messages: attachments,
+    queue operations, cost state … each with ``sessionId``)."""
+    return record.get("type") in _CLAUDE_TYPES or (
+        "sessionId" in record and isinstance(record.get("type"), str)
+    )
+
+
 def _messages(data: Any) -> list[Any] | None:
     if isinstance(data, dict) and isinstance(data.get("messages"), list):
         return list(data["messages"])
@@ -81,7 +90,7 @@ def detect_form(text: str) -> tuple[str, Any]:
     objects = [line for line in lines if isinstance(line, dict)]
     if objects and sum(o.get("type") in CODEX_TYPES for o in objects) * 2 >= len(objects):
         return "codex", text.splitlines()
-    if objects and sum(o.get("type") in _CLAUDE_TYPES for o in objects) * 2 >= len(objects):
+    if objects and sum(_claude_record(o) for o in objects) * 2 >= len(objects):
         return "claude-code", text.splitlines()
     if objects and all("role" in o for o in objects):
         return "openai-jsonl", objects

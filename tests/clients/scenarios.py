@@ -151,7 +151,8 @@ def two_requests(c: Conversation) -> Action:
 
 
 def slow(c: Conversation) -> Action:
-    """Starts a long command (the user interrupts it)."""
+    """Starts a long command (the user interrupts it). Not a bare ``sleep``: Claude
+    Code refuses that one outright."""
     if not c.steps:
-        return Shell("sleep 30")
+        return Shell(f'{PYTHON} -c "import time; time.sleep(30)"')
     return Answer("Done waiting.")

@@ -1,0 +1,184 @@
+"""Record what the real CLIs send, as fixtures for the Ray-free unit tests.
+
+Runs scenarios of ``tests/clients/scenarios.py`` with the pinned Claude Code and
+Codex against a real ``donecheck serve``, with every hook's payload copied on its way
+(``tee``), and writes, per run, under ``tests/clients/recorded/<client>-<scenario>/``:
+
+* ``payloads.jsonl`` — each hook payload as the CLI sent it, in order;
+* ``transcript.jsonl`` — the session file the CLI wrote (Claude Code's session JSONL,
+  Codex's rollout);
+* ``stream.jsonl`` — what the CLI printed (``--output-format stream-json``,
+  ``codex exec --json``);
+* ``meta.json`` — the CLI's version, the command line, the workspace and HOME the
+  paths in the files refer to.
+
+Run: ``python -m tests.clients.record`` (after ``npm ci --prefix tests/clients``).
+The hooks here are written by hand around ``tee`` and Codex runs with
+``--dangerously-bypass-hook-trust``: the recorder must see the payloads; the tier
+itself uses ``donecheck install``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import tempfile
+from pathlib import Path
+
+from tests.clients import scenarios
+from tests.clients.harness import (
+    DONECHECK,
+    ClaudeCode,
+    Codex,
+    Service,
+    installed_version,
+    make_workspace,
+)
+from tests.support.agent_model import AgentModel
+
+OUT = Path(__file__).resolve().parent / "recorded"
+RUNS = {
+    "claude-code": ["honest", "fixes_after_block", "delegates", "slow"],
+    "codex": ["honest", "fixes_after_block", "slow"],
+}
+CLAUDE_EVENTS = (
+    "SessionStart", "UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "Stop",
+    "SubagentStop", "SessionEnd",
+)  # fmt: skip
+CODEX_EVENTS = (
+    "SessionStart",
+    "UserPromptSubmit",
+    "PostToolUse",
+    "Stop",
+    "Interrupt",
+    "SessionEnd",
+)
+
+
+def _hooks(log: Path, agent: str, events: tuple[str, ...]) -> dict[str, object]:
+    flag = " --agent codex" if agent == "codex" else ""
+    command = f"sh -c 'tee -a {log} | {DONECHECK} hook{flag}; printf \"\\n\" >> {log}'"
+    groups = {}
+    for event in events:
+        handler: dict[str, object] = {"type": "command", "command": command}
+        if event == "Stop":
+            handler["timeout"] = 600
+        groups[event] = [{"matcher": "*", "hooks": [handler]}]
+    return {"hooks": groups}
+
+
+def record(client_name: str, scenario: str, service: Service, scratch: Path) -> Path:
+    folder = scratch / f"{client_name}-{scenario}"
+    workspace = make_workspace(folder / "ws")
+    log = folder / "payloads.raw"
+    policy = getattr(scenarios, scenario)
+    model = AgentModel(policy, workspace)
+    client: ClaudeCode | Codex
+    if client_name == "codex":
+        client = Codex(folder / "codex", service)
+        client.configure(model)
+        (client.codex_home / "hooks.json").write_text(
+            json.dumps(_hooks(log, "codex", CODEX_EVENTS))
+        )
+        client.argv = _with_bypass(client.argv)  # type: ignore[method-assign]
+    else:
+        client = ClaudeCode(folder / "claude", service, "command")
+        (workspace / ".claude").mkdir()
+        (workspace / ".claude" / "settings.json").write_text(
+            json.dumps(_hooks(log, "claude-code", CLAUDE_EVENTS))
+        )
+    with model:
+        interrupt = 1.5 if scenario == "slow" else None
+        prompt = "Wait for the build." if scenario == "slow" else scenarios.TASK
+        run = client.run(workspace, model, prompt, interrupt_after=interrupt)
+    target = OUT / f"{client_name}-{scenario}"
+    shutil.rmtree(target, ignore_errors=True)
+    target.mkdir(parents=True)
+    payloads = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
+    with (target / "payloads.jsonl").open("w") as out:
+        for payload in payloads:
+            out.write(json.dumps(payload, ensure_ascii=False) + "\n")
+    transcript = next(
+        (p.get("transcript_path") for p in payloads if p.get("transcript_path")), None
+    )
+    dropped: list[str] = []
+    if transcript and Path(transcript).is_file():
+        kept = []
+        for line in Path(transcript).read_text().splitlines():
+            kind = _client_internal(line)
+            if kind:
+                dropped.append(kind)
+            else:
+                kept.append(line + "\n")
+        (target / "transcript.jsonl").write_text("".join(kept))
+    (target / "stream.jsonl").write_text(
+        "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in run.events)
+    )
+    (target / "meta.json").write_text(
+        json.dumps(
+            {
+                "client": client_name,
+                "version": installed_version(client.binary),
+                "scenario": scenario,
+                "argv": client.argv(prompt, None)[1:],
+                "workspace": str(workspace),
+                "home": str(client.home),
+                "exit_status": run.returncode,
+                "transcript_records_dropped": sorted(set(dropped)),
+                "recorded_by": "python -m tests.clients.record",
+            },
+            indent=2,
+        )
+        + "\n"
+    )
+    return target
+
+
+_INTERNAL = {"api-request-shape", "api-request-blob", "api-request"}
+_INTERNAL_ATTACHMENTS = {"prompt_snapshot", "skill_listing"}
+
+
+def _client_internal(line: str) -> str:
+    """The kind of a Claude Code transcript record that holds the client's own system
+    prompt or request shapes rather than the session (left out: they are most of the
+    file and none of the conversation), else ``""``."""
+    try:
+        record = json.loads(line)
+    except json.JSONDecodeError:
+        return ""
+    kind = str(record.get("type"))
+    attachment = record.get("attachment") if isinstance(record.get("attachment"), dict) else {}
+    if kind in _INTERNAL:
+        return kind
+    if kind == "attachment" and attachment.get("type") in _INTERNAL_ATTACHMENTS:
+        return f"attachment:{attachment['type']}"
+    return ""
+
+
+def _with_bypass(argv: object) -> object:
+    def wrapped(prompt: str, resume: str | None) -> list[str]:
+        found: list[str] = argv(prompt, resume)  # type: ignore[operator]
+        return [*found[:-1], "--dangerously-bypass-hook-trust", found[-1]]
+
+    return wrapped
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--client", choices=sorted(RUNS), action="append")
+    args = parser.parse_args(argv)
+    scratch = Path(tempfile.mkdtemp(prefix="dc-record-"))
+    service = Service(scratch / "serve")
+    try:
+        for client_name in args.client or sorted(RUNS):
+            for scenario in RUNS[client_name]:
+                print(record(client_name, scenario, service, scratch))
+    finally:
+        service.close()
+        shutil.rmtree(scratch, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
