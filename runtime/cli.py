@@ -290,6 +290,12 @@ def build_parser() -> argparse.ArgumentParser:
     install.add_argument(
         "--codex", default=None, metavar="PATH", help="the codex executable (default: on PATH)"
     )
+    install.add_argument(
+        "--plugin",
+        action="store_true",
+        help="Claude Code: print the folder of DoneCheck's Claude Code plugin (load it with "
+        "claude --plugin-dir) instead of writing settings",
+    )
     install.add_argument("--runtime-file", type=Path, default=None, help=argparse.SUPPRESS)
     install.set_defaults(func=_cmd_install)
 
@@ -1151,6 +1157,17 @@ def _cmd_install(args: argparse.Namespace) -> int:
     from donecheck.runtime import install as inst
     from donecheck.runtime.endpoint import read_endpoint, runtime_file
 
+    if args.plugin:
+        if args.client != "claude-code":
+            _error("--plugin: only Claude Code loads DoneCheck as a plugin")
+            return EXIT_INPUT
+        print(inst.PLUGIN)
+        print(
+            f"Load it with: claude --plugin-dir {inst.PLUGIN} (its hooks run 'donecheck hook' "
+            "from PATH; 'donecheck serve' must be running)",
+            file=sys.stderr,
+        )
+        return EXIT_OK
     workspace = args.workspace.resolve()
     if args.scope != "user" and not workspace.is_dir():
         _error(f"--workspace {args.workspace}: not a folder")

@@ -40,6 +40,7 @@ from typing import Any, Literal
 from donecheck.actors.errors import InputError
 
 __all__ = [
+    "PLUGIN",
     "Change",
     "Client",
     "codex_trust",
@@ -53,6 +54,10 @@ __all__ = [
 Client = Literal["claude-code", "codex"]
 Form = Literal["command", "http"]
 Scope = Literal["user", "project", "local"]
+
+PLUGIN = Path(__file__).resolve().parent / "claude_plugin"
+"""DoneCheck as a Claude Code plugin: ``claude --plugin-dir PLUGIN`` loads its hooks
+(``hooks/hooks.json``, the same hooks the installer writes, ``donecheck`` from PATH)."""
 
 _OURS_COMMAND = re.compile(r"(?:^|[/\s\"'])donecheck(?:\.exe)?[\"']?\s+hook\b")
 _OURS_URL = re.compile(r"/v1/hooks/(?:claude-code|codex)/?$")

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from donecheck.runtime.install import PLUGIN
 from tests.support.agent_model import AgentModel
 
 HERE = Path(__file__).resolve().parent
@@ -148,7 +149,10 @@ class ClaudeCode:
         self.form = form
 
     def install(self, workspace: Path) -> str:
-        """``donecheck install claude-code`` into the workspace's project settings."""
+        """``donecheck install claude-code`` into the workspace's project settings (for
+        the ``plugin`` form: nothing to write, ``--plugin-dir`` loads DoneCheck's plugin)."""
+        if self.form == "plugin":
+            return ""
         done = subprocess.run(
             [
                 DONECHECK,
@@ -194,6 +198,8 @@ class ClaudeCode:
             "--include-hook-events",
             "--dangerously-skip-permissions",
         ]
+        if self.form == "plugin":
+            argv += ["--plugin-dir", str(PLUGIN)]
         return [*argv, "--resume", resume] if resume else argv
 
     def session_of(self, events: list[dict[str, Any]]) -> str:

@@ -166,3 +166,17 @@ def test_report_session_reads_the_running_service(tmp_path: Path, service: Servi
     assert done.returncode == 0, done.stderr
     page = out.read_text()
     assert "A1 need_fix" in page and "A2 pass" in page
+
+
+@pytest.mark.parametrize("policy", ["honest", "fixes_after_block"])
+def test_donecheck_as_a_claude_code_plugin(policy: str, tmp_path: Path, service: Service) -> None:
+    """``claude --plugin-dir`` with the plugin folder DoneCheck ships: the same hooks."""
+    client = ClaudeCode(tmp_path / "claude", service, "plugin")
+    workspace, model = start(client, tmp_path, getattr(scenarios, policy))
+    assert not (workspace / ".claude").exists()  # nothing written to the project
+    with model:
+        run = client.run(workspace, model, scenarios.TASK)
+    card = service.card(run.session)
+    expected = ["A1 pass"] if policy == "honest" else ["A1 need_fix", "A2 pass"]
+    assert card["chain"] == expected, (card, run.explain())
+    assert suite_passes(workspace)

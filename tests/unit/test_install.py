@@ -143,3 +143,12 @@ def test_the_command_installs_prints_and_uninstalls(tmp_path: Path) -> None:
     broken = run()
     assert broken.returncode == 2 and "not valid JSON" in broken.stderr
     assert settings.read_text() == "{broken"
+
+
+def test_the_shipped_plugin_has_the_hooks_the_installer_writes() -> None:
+    from donecheck.runtime.install import PLUGIN
+
+    manifest = json.loads((PLUGIN / ".claude-plugin" / "plugin.json").read_text())
+    assert manifest["name"] == "donecheck"
+    shipped = json.loads((PLUGIN / "hooks" / "hooks.json").read_text())
+    assert shipped["hooks"] == hooks_for("claude-code", "command", "donecheck hook", "")
