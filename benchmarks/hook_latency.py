@@ -132,7 +132,9 @@ def _cli() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "donecheck.runtime.cli"]
 
 
-def start_service(scratch: Path) -> tuple[subprocess.Popen[str], dict[str, str], dict[str, Any]]:
+def start_service(
+    scratch: Path, in_process: bool = False
+) -> tuple[subprocess.Popen[str], dict[str, str], dict[str, Any]]:
     runtime = scratch / "run" / "serve.json"
     env = {k: v for k, v in os.environ.items() if not k.startswith("DONECHECK_")}
     env |= {
@@ -140,19 +142,22 @@ def start_service(scratch: Path) -> tuple[subprocess.Popen[str], dict[str, str],
         "DONECHECK_RUNTIME_FILE": str(runtime),
         "DONECHECK_NAMESPACE": "bench-hooks",
     }
+    flags = ["--in-process"] if in_process else []
     child = subprocess.Popen(
-        [*_cli(), "serve", "--port", "0"], env=env, stderr=subprocess.PIPE, text=True
+        [*_cli(), "serve", "--port", "0", *flags], env=env, stderr=subprocess.PIPE, text=True
     )
     assert child.stderr is not None
-    line = child.stderr.readline()
-    if "serves" not in line:
-        raise SystemExit(f"hook_latency: serve did not start: {line}")
-    return child, env, json.loads(runtime.read_text())
+    said = []
+    for line in child.stderr:  # progress lines, then the one that says where it serves
+        said.append(line)
+        if "serves" in line:
+            return child, env, json.loads(runtime.read_text())
+    raise SystemExit(f"hook_latency: serve did not start: {''.join(said)[-2000:]}")
 
 
-def bench_hooks(endpoint: dict[str, Any], env: dict[str, str], http_n: int, command_n: int) -> None:
-    import httpx
-
+def bench_hooks(
+    endpoint: dict[str, Any], env: dict[str, str], http_n: int, command_n: int, serve: str
+) -> None:
     from donecheck.runtime.hooks import checklist_of
 
     url = endpoint["url"]
@@ -181,7 +186,7 @@ def bench_hooks(endpoint: dict[str, Any], env: dict[str, str], http_n: int, comm
             "last_assistant_message": "Fixed add() in calc.py; all tests pass.",
         }
 
-    with httpx.Client(base_url=url, timeout=60) as client:
+    with _HookClient(url) as client:
         hook = "/v1/hooks/claude-code"
         client.post(hook, json=prompt("warm"))
         for i in range(20):
@@ -189,7 +194,7 @@ def bench_hooks(endpoint: dict[str, Any], env: dict[str, str], http_n: int, comm
         counter = iter(range(10**9))
         client.post(hook, json=prompt("http-post"))
         samples = _timed(lambda: client.post(hook, json=post("http-post", next(counter))), http_n)
-        _emit("hook", samples, type="http", event="PostToolUse", n=http_n)
+        _emit("hook", samples, type="http", event="PostToolUse", n=http_n, serve=serve)
         stops = []
         for i in range(http_n // 4):
             session = f"http-stop-{i}"
@@ -199,7 +204,7 @@ def bench_hooks(endpoint: dict[str, Any], env: dict[str, str], http_n: int, comm
             answer = client.post(hook, json=stop(session))
             stops.append((time.perf_counter() - started) * 1000)
             assert checklist_of(answer.json()), answer.text
-        _emit("hook", stops, type="http", event="Stop", n=len(stops))
+        _emit("hook", stops, type="http", event="Stop", n=len(stops), serve=serve)
 
     def command(payload: dict[str, Any]) -> None:
         done = subprocess.run(
@@ -209,7 +214,7 @@ def bench_hooks(endpoint: dict[str, Any], env: dict[str, str], http_n: int, comm
 
     command(prompt("cmd-post"))
     samples = _timed(lambda: command(post("cmd-post", next(counter))), command_n)
-    _emit("hook", samples, type="command", event="PostToolUse", n=command_n)
+    _emit("hook", samples, type="command", event="PostToolUse", n=command_n, serve=serve)
     stops = []
     for i in range(command_n):
         session = f"cmd-stop-{i}"
@@ -218,10 +223,10 @@ def bench_hooks(endpoint: dict[str, Any], env: dict[str, str], http_n: int, comm
         started = time.perf_counter()
         command(stop(session))
         stops.append((time.perf_counter() - started) * 1000)
-    _emit("hook", stops, type="command", event="Stop", n=command_n)
+    _emit("hook", stops, type="command", event="Stop", n=command_n, serve=serve)
 
 
-async def bench_api_load(endpoint: dict[str, Any], sessions: int, rate: float) -> None:
+async def bench_api_load(endpoint: dict[str, Any], sessions: int, rate: float, serve: str) -> None:
     # aiohttp, not httpx, for the load: an httpx pool of 1,000 connections scans them
     # all per request (encode/httpx#3215) and caps the client near 45 requests/s —
     # the figure measured the client, not the service
@@ -260,15 +265,25 @@ async def bench_api_load(endpoint: dict[str, Any], sessions: int, rate: float) -
         started = time.perf_counter()
         results = await asyncio.gather(*(one(i) for i in range(sessions)))
         wall = time.perf_counter() - started
-        _emit("api_load", [r[0] for r in results], call="stop", sessions=sessions, mode="burst")
+        _emit(
+            "api_load",
+            [r[0] for r in results],
+            call="stop",
+            sessions=sessions,
+            mode="burst",
+            serve=serve,
+        )
         _emit(
             "api_load",
             [r[1] for r in results],
             call="open+events+stop",
             sessions=sessions,
             mode="burst",
+            serve=serve,
         )
-        emit("api_load", "throughput", sessions / wall, "sessions/s", sessions=sessions)
+        emit(
+            "api_load", "throughput", sessions / wall, "sessions/s", sessions=sessions, serve=serve
+        )
 
         # Agents stop now and then, not all in the same millisecond: the sessions stay
         # open, and their stops arrive at a steady rate below saturation.
@@ -294,7 +309,106 @@ async def bench_api_load(endpoint: dict[str, Any], sessions: int, rate: float) -
             tasks.append(asyncio.ensure_future(stop(sid)))
             await asyncio.sleep(1 / rate)
         paced = await asyncio.gather(*tasks)
-    _emit("api_load", list(paced), call="stop", sessions=sessions, mode=f"{rate:g} stops/s")
+        _emit(
+            "api_load",
+            list(paced),
+            call="stop",
+            sessions=sessions,
+            mode=f"{rate:g} stops/s",
+            serve=serve,
+        )
+
+        # The stops alone, all at once: sessions opened and recorded beforehand, then
+        # every one of them stops in the same instant — the stop path's throughput.
+        ready = []
+        for i in range(sessions):
+            answer = await client.post(
+                "/v1/sessions", json={"request": f"[s{i}] Make pytest -q pass."}
+            )
+            sid = answer.json()["session_id"]
+            await client.post(f"/v1/sessions/{sid}/events", json={"events": events})
+            ready.append(sid)
+        started = time.perf_counter()
+        burst = await asyncio.gather(*(stop(sid) for sid in ready))
+        wall = time.perf_counter() - started
+
+        # The same through the hook endpoint: 1,000 Claude Code sessions (a prompt
+        # and a failing run each), then all their Stop hooks at once.
+        hook = "/v1/hooks/claude-code"
+        for i in range(sessions):
+            sid = f"burst-{i}"
+            await client.post(
+                hook,
+                json={"session_id": sid, "hook_event_name": "UserPromptSubmit",
+                      "prompt": "Make pytest -q pass."},
+            )  # fmt: skip
+            await client.post(
+                hook,
+                json={"session_id": sid, "hook_event_name": "PostToolUse", "tool_name": "Bash",
+                      "tool_use_id": "t1", "tool_input": {"command": "pytest -q"},
+                      "tool_response": FAILING},
+            )  # fmt: skip
+
+        async def hook_stop(i: int) -> float:
+            before = time.perf_counter()
+            answer = await client.post(
+                hook,
+                json={"session_id": f"burst-{i}", "hook_event_name": "Stop",
+                      "last_assistant_message": "All tests pass."},
+            )  # fmt: skip
+            assert "hookSpecificOutput" in answer.json(), answer.text
+            return (time.perf_counter() - before) * 1000
+
+        started = time.perf_counter()
+        hooked = await asyncio.gather(*(hook_stop(i) for i in range(sessions)))
+        hook_wall = time.perf_counter() - started
+    _emit("api_load", list(hooked), call="Stop hook", sessions=sessions, mode="stops at once",
+          serve=serve)  # fmt: skip
+    emit("api_load", "stops_per_s", sessions / hook_wall, "1/s", sessions=sessions,
+         call="Stop hook", mode="stops at once", serve=serve)  # fmt: skip
+    _emit(
+        "api_load", list(burst), call="stop", sessions=sessions, mode="stops at once", serve=serve
+    )
+    emit(
+        "api_load",
+        "stops_per_s",
+        sessions / wall,
+        "1/s",
+        sessions=sessions,
+        mode="stops at once",
+        serve=serve,
+    )
+
+
+class _HookClient:
+    """One keep-alive connection, as an http hook's client holds it, with Nagle off:
+    httpx's client writes a request's head and body apart and waits out the server's
+    delayed ACK (a steady ~45 ms here) — that figure measured the client."""
+
+    def __init__(self, url: str) -> None:
+        import http.client
+        from urllib.parse import urlsplit
+
+        parts = urlsplit(url)
+        self._connection = http.client.HTTPConnection(
+            parts.hostname or "127.0.0.1", parts.port or 80, timeout=60
+        )
+        self._connection.connect()
+        assert self._connection.sock is not None
+        self._connection.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def __enter__(self) -> _HookClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._connection.close()
+
+    def post(self, path: str, *, json: Any) -> _Answer:
+        import json as _json
+
+        body = _json.dumps(json).encode()
+        self._connection.request("POST", path, body, {"content-type": "application/json"})
+        return _Answer(self._connection.getresponse().read().decode())
 
 
 class _Client:
@@ -326,18 +440,28 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--command-n", type=int, default=20)
     parser.add_argument("--skip-serve-peer", action="store_true", help="no Ray Serve figure")
+    parser.add_argument(
+        "--serve",
+        choices=["ray", "in-process", "both"],
+        default="both",
+        help="which 'donecheck serve' to measure (both)",
+    )
     args = parser.parse_args(argv)
     if not args.skip_serve_peer:
         bench_http_layer(args.http_n)
-    with tempfile.TemporaryDirectory(prefix="donecheck-hooks-") as scratch:
-        child, env, endpoint = start_service(Path(scratch))
-        try:
-            log(f"hook_latency: donecheck serve at {endpoint['url']}")
-            bench_hooks(endpoint, env, args.http_n, args.command_n)
-            asyncio.run(bench_api_load(endpoint, args.sessions, args.stop_rate))
-        finally:
-            child.send_signal(2)
-            child.communicate(timeout=60)
+    modes = ["ray", "in-process"] if args.serve == "both" else [args.serve]
+    for mode in modes:
+        with tempfile.TemporaryDirectory(prefix="donecheck-hooks-") as scratch:
+            started = time.perf_counter()
+            child, env, endpoint = start_service(Path(scratch), in_process=mode == "in-process")
+            emit("serve", "startup", time.perf_counter() - started, "s", serve=mode)
+            try:
+                log(f"hook_latency: donecheck serve ({mode}) at {endpoint['url']}")
+                bench_hooks(endpoint, env, args.http_n, args.command_n, mode)
+                asyncio.run(bench_api_load(endpoint, args.sessions, args.stop_rate, mode))
+            finally:
+                child.send_signal(2)
+                child.communicate(timeout=60)
     return 0
 
 

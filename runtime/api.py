@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from donecheck.actors import calls
@@ -54,7 +54,12 @@ class DoneCheck:
 
     @classmethod
     def start(
-        cls, address: str | None = None, *, config: Config | None = None, **overrides: Any
+        cls,
+        address: str | None = None,
+        *,
+        config: Config | None = None,
+        progress: Callable[[str], None] | None = None,
+        **overrides: Any,
     ) -> DoneCheck:
         """Start DoneCheck, or attach to the one already running.
 
@@ -64,9 +69,20 @@ class DoneCheck:
         be installed on its nodes). Actors are created in ``config.namespace``;
         if they exist already, this driver attaches to them and adopts their
         layout. On a cluster the actors are detached and outlive this driver.
+        ``progress`` is told each step as it begins (starting Ray takes seconds).
         """
+        import time
+
+        say = progress or (lambda _: None)
         config = config or load_config(**overrides)
+        began = time.monotonic()
+        say(
+            "starting a local Ray instance"
+            if address is None
+            else f"connecting to the Ray cluster at {address}"
+        )
         started = init_ray(address, config)
+        say(f"Ray is up ({time.monotonic() - began:.1f} s); starting DoneCheck's actors")
         try:
             deployment = deploy(config, detached=address is not None)
         except Exception as exc:

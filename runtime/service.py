@@ -31,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
+import concurrent.futures
 import hmac
 import json
 import os
@@ -70,6 +71,10 @@ class Limits:
     body_timeout_s: float = 30.0
     """A client that has not sent its whole body by then gets 408 (a slow client
     cannot hold a connection and its buffer)."""
+    hook_threads: int = 64
+    """Hook payloads handled at once. The handler drives the session API, which waits
+    on the actors; asyncio's default pool (6 threads on 2 cores) held 1,000 Stop hooks
+    at once on Ray to 198 stops/s."""
 
 
 # --------------------------------------------------------------------- bodies
@@ -193,6 +198,9 @@ class _Service:
         self.token = token
         self.limits = limits
         self.sessions: OrderedDict[str, AsyncSession] = OrderedDict()
+        self.hook_pool = concurrent.futures.ThreadPoolExecutor(
+            limits.hook_threads, thread_name_prefix="donecheck-hook"
+        )
 
     # ---------------------------------------------------------------- helpers
 
@@ -445,7 +453,8 @@ class _Service:
         payload = await self.body(request)
         if not isinstance(payload, dict):
             raise HttpError(400, "a hook payload is a JSON object")
-        reply = await asyncio.to_thread(handle, self.dc, payload, agent)
+        loop = asyncio.get_running_loop()
+        reply = await loop.run_in_executor(self.hook_pool, handle, self.dc, payload, agent)
         return JSONResponse(reply.output, headers={"x-donecheck-note": _header(reply.note)})
 
     async def openapi_document(self, request: Request) -> Response:

@@ -86,6 +86,16 @@ def tool_output(response: Any) -> tuple[str, int | None]:
         return text, code
     if isinstance(response.get("file"), dict):  # Read: {"type": "text", "file": {"content": …}}
         return str(response["file"].get("content", "")), code
+    if isinstance(response.get("structuredPatch"), list) and response.get("filePath"):
+        # Edit: {"filePath", "oldString", "newString", "originalFile", "structuredPatch"}:
+        # what changed, not the whole original file
+        lines = [
+            str(line)
+            for hunk in response["structuredPatch"]
+            if isinstance(hunk, dict)
+            for line in hunk.get("lines", [])
+        ]
+        return "\n".join([f"updated {response['filePath']}", *lines]), code
     for key in ("content", "output", "result", "text"):
         if key in response:
             return result_text(response[key]), code

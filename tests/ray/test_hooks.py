@@ -181,8 +181,10 @@ def test_serve_on_ray_and_the_hook_command(dc: DoneCheck, ray_address: str, tmp_
     ) as serve:
         try:
             assert serve.stderr is not None
-            started = serve.stderr.readline()
-            assert "actors on Ray" in started, started
+            said = [serve.stderr.readline() for _ in range(3)]  # progress while it starts
+            assert said[0].startswith("donecheck serve: connecting to the Ray cluster"), said
+            assert said[1].startswith("donecheck serve: Ray is up"), said
+            assert "actors on Ray" in said[2], said
             payload = {
                 "session_id": uuid.uuid4().hex,
                 "hook_event_name": "UserPromptSubmit",

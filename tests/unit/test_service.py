@@ -199,8 +199,11 @@ def test_serve_and_the_thin_hook_client(tmp_path: Path) -> None:
     )
     try:
         assert serve.stderr is not None
+        progress = serve.stderr.readline()
+        assert progress.startswith("donecheck serve: starting the actors in this process")
         line = serve.stderr.readline()
         assert "DoneCheck serves http://127.0.0.1:" in line and "bearer token required" in line
+        assert "ready in" in line
         assert runtime.stat().st_mode & 0o777 == 0o600
         assert runtime.parent.stat().st_mode & 0o777 == 0o700
         # The in-process service opens one socket, on loopback: no Ray ports.
