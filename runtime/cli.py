@@ -1189,9 +1189,16 @@ def _cmd_install(args: argparse.Namespace) -> int:
             updated, changes = inst.unmerge(settings, path)
         else:
             url = args.url
+            found = read_endpoint(runtime_file("donecheck", args.runtime_file))
             if url is None:
-                found = read_endpoint(runtime_file("donecheck", args.runtime_file))
                 url = found.url if found is not None else "http://127.0.0.1:8765"
+            if args.form == "http" and found is not None and found.token and found.url == url:
+                _error(
+                    "the running service requires a bearer token, which http hooks would "
+                    "have to carry in the settings file: use --form command (it reads the "
+                    "token from the service's runtime file)"
+                )
+                return EXIT_INPUT
             ours = inst.hooks_for(args.client, args.form, inst.hook_command(), url)
             updated, changes = inst.merge(settings, ours, path)
     except InputError as exc:

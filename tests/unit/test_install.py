@@ -152,3 +152,19 @@ def test_the_shipped_plugin_has_the_hooks_the_installer_writes() -> None:
     assert manifest["name"] == "donecheck"
     shipped = json.loads((PLUGIN / "hooks" / "hooks.json").read_text())
     assert shipped["hooks"] == hooks_for("claude-code", "command", "donecheck hook", "")
+
+
+def test_http_hooks_are_refused_for_a_service_that_wants_a_token(tmp_path: Path) -> None:
+    runtime = tmp_path / "serve.json"
+    runtime.write_text(
+        json.dumps({"url": "http://127.0.0.1:8999", "token": "t0k", "namespace": "d", "pid": 1})
+    )
+    cli = Path(sys.executable).with_name("donecheck")
+    done = subprocess.run(
+        [str(cli), "install", "claude-code", "--scope", "project", "--workspace", str(tmp_path),
+         "--form", "http", "--runtime-file", str(runtime)],
+        env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}, capture_output=True, text=True,
+        timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 2 and "bearer token" in done.stderr
+    assert not (tmp_path / ".claude").exists()
