@@ -36,6 +36,7 @@ import os
 import re
 import threading
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -131,15 +132,18 @@ class HookState:
             return session_id in self._recorded
 
 
-_STATES: dict[int, HookState] = {}
+_STATES: weakref.WeakKeyDictionary[Any, HookState] = weakref.WeakKeyDictionary()
+_STATES_LOCK = threading.Lock()
 
 
 def state_for(dc: Any) -> HookState:
-    """The hook state of deployment ``dc`` (one per deployment, made on first use)."""
-    found = _STATES.get(id(dc))
-    if found is None:
-        found = _STATES[id(dc)] = HookState(dc.config.max_rounds + 1)
-    return found
+    """The hook state of deployment ``dc``: one per deployment, made on first use,
+    gone with it."""
+    with _STATES_LOCK:
+        found = _STATES.get(dc)
+        if found is None:
+            found = _STATES[dc] = HookState(dc.config.max_rounds + 1)
+        return found
 
 
 def stop_event_id(payload: dict[str, Any], answer: str, agent: Agent = "claude-code") -> str:

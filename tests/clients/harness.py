@@ -137,8 +137,37 @@ class Run:
         )
 
 
-class ClaudeCode:
+class _Client:
+    """What both CLIs' runners share: a run, by the subclass's argv and env."""
+
+    name = ""
+    prefix = ""
+    home: Path
+
+    def argv(self, prompt: str, resume: str | None) -> list[str]:
+        raise NotImplementedError
+
+    def env(self, model: AgentModel) -> dict[str, str]:
+        raise NotImplementedError
+
+    def session_of(self, events: list[dict[str, Any]]) -> str:
+        raise NotImplementedError
+
+    def run(
+        self,
+        workspace: Path,
+        model: AgentModel,
+        prompt: str,
+        *,
+        resume: str | None = None,
+        interrupt_after: float | None = None,
+    ) -> Run:
+        return _run(self, workspace, model, prompt, resume, interrupt_after)
+
+
+class ClaudeCode(_Client):
     name = "claude-code"
+    prefix = "claude"
     binary = BIN / "claude"
 
     def __init__(self, folder: Path, service: Service, form: str) -> None:
@@ -206,20 +235,10 @@ class ClaudeCode:
         found = next((e.get("session_id") for e in events if e.get("session_id")), "")
         return str(found)
 
-    def run(
-        self,
-        workspace: Path,
-        model: AgentModel,
-        prompt: str,
-        *,
-        resume: str | None = None,
-        interrupt_after: float | None = None,
-    ) -> Run:
-        return _run(self, workspace, model, prompt, resume, interrupt_after, "claude")
 
-
-class Codex:
+class Codex(_Client):
     name = "codex"
+    prefix = "codex"
     binary = BIN / "codex"
     form = "command"
 
@@ -286,26 +305,14 @@ class Codex:
         found = next((e.get("thread_id") for e in events if e.get("type") == "thread.started"), "")
         return str(found)
 
-    def run(
-        self,
-        workspace: Path,
-        model: AgentModel,
-        prompt: str,
-        *,
-        resume: str | None = None,
-        interrupt_after: float | None = None,
-    ) -> Run:
-        return _run(self, workspace, model, prompt, resume, interrupt_after, "codex")
-
 
 def _run(
-    client: ClaudeCode | Codex,
+    client: _Client,
     workspace: Path,
     model: AgentModel,
     prompt: str,
     resume: str | None,
     interrupt_after: float | None,
-    prefix: str,
 ) -> Run:
     started = time.monotonic()
     process = subprocess.Popen(
@@ -341,7 +348,7 @@ def _run(
         returncode=process.returncode,
         events=events,
         stderr=err,
-        session=f"{prefix}-{native}",
+        session=f"{client.prefix}-{native}",
         native_id=native,
         seconds=time.monotonic() - started,
         model=model,

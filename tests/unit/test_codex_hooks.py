@@ -72,7 +72,7 @@ def test_the_block_cap_counts_consecutive_blocks_and_resets() -> None:
     assert cap.allow("s")
 
 
-@dataclass
+@dataclass(eq=False)  # a deployment is itself, not a value: hashable by identity
 class _AlwaysSteers:
     """A deployment whose loop never lets a stop through (as if its state were lost)."""
 
