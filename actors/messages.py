@@ -142,7 +142,16 @@ EndReason: TypeAlias = Literal[
 AuxKind: TypeAlias = Literal["pre_analysis", "review", "milestone"]
 
 StatusSource: TypeAlias = Literal[
-    "exit_code", "output", "flag", "masked", "hollow", "partial", "none", "runner", "gate"
+    "exit_code",
+    "output",
+    "flag",
+    "masked",
+    "hollow",
+    "partial",
+    "none",
+    "runner",
+    "gate",
+    "weakened",
 ]
 """Where a run's outcome came from; ``masked`` and ``hollow`` runs prove nothing;
 ``runner`` and ``gate``: a :class:`CheckReport` (a runner's own reporter, a gate

@@ -45,6 +45,7 @@ __all__ = [
     "language_of",
     "mentioned_categories",
     "mentioned_paths",
+    "names_as_verifier",
     "path_matches",
     "sentences",
     "strip_code",
@@ -628,6 +629,21 @@ _READ_REQUEST = re.compile(
     r"verwende|anhand|lis|lire|consulte|utilise|d'après)\b|阅读|查看|读取|参考|根据|基于|打开|"
     r"読んで|読み|参照|使って|もとに"
 )
+
+
+def names_as_verifier(text: str, path: str) -> bool:
+    """Is ``path`` named as what a check runs ("make sure tests/test_a.py passes", "the
+    tests in test_a.py"), not as a file to change?"""
+    quoted = r"[`'\"]?" + re.escape(path) + r"[`'\"]?"
+    return bool(
+        re.search(
+            quoted + r"\s+(?:still\s+|now\s+|all\s+)?(?:pass(?:es)?|is green|succeeds?)\b",
+            text,
+            re.I,
+        )
+        or re.search(r"(?:tests?|specs?|cases?) (?:in|of|from)\s+" + quoted, text, re.I)
+        or re.search(quoted + r"\s*(?:通过|跑通)", text)
+    )
 
 
 def asks_to_change(text: str, path: str) -> bool:

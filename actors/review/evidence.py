@@ -143,12 +143,16 @@ def _summary_in(tail: str, low: str | None) -> int | None:
     return _summary_of(tail)
 
 
+_FAILED_COUNT = re.compile(r"(?i)\b[1-9]\d* (?:failed|errors?)\b")
+
+
 def _summary_of(tail: str) -> int | None:
+    """The status a runner's summary in ``tail`` says. Any failure summary fails it,
+    whatever follows: ``pytest -q; echo '3 passed in 0.1s'`` still shows the real one."""
     pytest = _PYTEST_SUMMARY.findall(tail)
     if pytest:
-        counts = pytest[-1]
         # as case-blind as the summary pattern: "1 FAILED in 0.1s" is not a pass
-        return 1 if re.search(r"(?i)\b\d+ (?:failed|errors?)\b", counts) else 0
+        return 1 if any(_FAILED_COUNT.search(counts) for counts in pytest) else 0
     if _PYTEST_NO_TESTS.search(tail):
         return 5
     if _UNITTEST_FAILED.search(tail):
@@ -157,7 +161,7 @@ def _summary_of(tail: str) -> int | None:
         return 0
     jest = _JEST_TESTS.findall(tail) or _VITEST_TESTS.findall(tail)
     if jest:
-        return 1 if re.search(r"(?i)\b\d+ failed\b", jest[-1]) else 0
+        return 1 if any(re.search(r"(?i)\b[1-9]\d* failed\b", line) for line in jest) else 0
     cargo = _CARGO_RESULT.findall(tail)
     if cargo:
         return 0 if all(r == "ok" for r in cargo) else 101
@@ -264,7 +268,8 @@ def outcome(result: ToolResult, command: str | None = None, *, writes: bool = Fa
     """
     run = check_run(command) if command is not None else None
     if run is not None and run.kind is not None:
-        found = _check_outcome(result, run.kind, run.masked, run.hollow)
+        voiced = run.voiced or _echoed(result.output, command or "")
+        found = _check_outcome(result, run.kind, run.masked, run.hollow, voiced)
         if found.ok is True and run.narrowed:
             # the selected tests passed; that says nothing of the ones it left out
             return Outcome(None, found.exit_code, "partial", run.narrowed)
@@ -292,15 +297,35 @@ _TEST_RUNNER = re.compile(
 )
 
 
-def _check_outcome(result: ToolResult, kind: str, masked: str, hollow: str) -> Outcome:
+def _echoed(output: str, command: str) -> str:
+    """Why the last passing summary in ``output`` was written by the command line
+    itself (the summary's text is in the line: ``echo '3 passed in 0.1s'``), or ``""``."""
+    tail = output[-20_000:]
+    found = _PYTEST_SUMMARY.findall(tail) or _JEST_TESTS.findall(tail)
+    if not found:
+        return ""
+    counts = found[-1].strip(" =")
+    bare = re.sub(r"\s+", " ", counts)
+    if bare and bare in re.sub(r"\s+", " ", command):
+        return f"the line itself prints “{bare}”"
+    return ""
+
+
+def _check_outcome(
+    result: ToolResult, kind: str, masked: str, hollow: str, voiced: str = ""
+) -> Outcome:
     """A check's outcome from its output as well as its status.
 
-    1. a runner's summary with failures or errors is a failure, whatever the status;
+    1. a runner's summary with failures or errors is a failure, whatever the status
+       and whatever follows it;
     2. a non-zero status is a failure;
     3. a run that checked nothing is hollow: not a pass, and not a failure;
-    4. a masked status proves nothing: only the runner's own passing summary does;
+    4. a masked status proves nothing: only the runner's own passing summary does —
+       not one the line printed some other way (``voiced``: echoed, rewritten by a
+       filter, printed after a run whose output went elsewhere);
     5. a test runner that printed nothing is hollow;
-    6. else the status (or the output's own statement, or the tool's flag).
+    6. else the status (or the output's own statement — the runner's own — or the
+       tool's flag).
     """
     text = result.output
     summary = _summary_status(text)
@@ -317,14 +342,16 @@ def _check_outcome(result: ToolResult, kind: str, masked: str, hollow: str) -> O
     if code is not None and code != 0:
         return Outcome(False, code, source)
     if masked:
-        if summary == 0:
+        if summary == 0 and not voiced:
             return Outcome(True, 0, "output")
-        return Outcome(None, code, "masked", masked)
+        return Outcome(None, code, "masked", f"{masked}; {voiced}" if voiced else masked)
     if not text.strip() and _TEST_RUNNER.search(kind) and result.ok is not False:
         return Outcome(None, code, "hollow", "the test command printed nothing")
     if code == 0:
         return Outcome(True, 0, source)
     if summary == 0:
+        if voiced:  # no status, and the summary may not be the runner's
+            return Outcome(None, code, "masked", voiced)
         return Outcome(True, 0, "output")
     if result.ok is not None:
         return Outcome(result.ok, None, "flag")

@@ -12,8 +12,10 @@ Materials and reads are the session's: attachments stay attached.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import msgspec
 
 from donecheck.actors.messages import (
     CheckReport,
@@ -27,13 +29,41 @@ from donecheck.actors.messages import (
     SessionOpened,
     ToolResult,
 )
-from donecheck.actors.review.claims import category_of_check
+from donecheck.actors.review.claims import asks_to_change, category_of_check, names_as_verifier
 from donecheck.actors.review.evidence import edits_of, operations
+from donecheck.actors.review.integrity import Weakened, weakened
+from donecheck.actors.review.integrity import changes as test_changes
 from donecheck.actors.review.preanalysis import material_key, materials_of
 from donecheck.actors.review.reads import read_evidence
 from donecheck.actors.review.scope import Scope, scope_of
 
 __all__ = ["Facts"]
+
+
+def _asked(request: str) -> Callable[[str], bool]:
+    """Whether the request asks for a file to be changed (not only named as what a
+    check runs): its test changes are then the agent's work, not a weakening."""
+
+    def asked(path: str) -> bool:
+        name = path.replace("\\", "/").rsplit("/", 1)[-1]
+        return (
+            name.lower() in request.lower()
+            and asks_to_change(request, name)
+            and not names_as_verifier(request, name)
+        )
+
+    return asked
+
+
+def _demoted(op: Operation, why: Weakened) -> Operation:
+    return msgspec.structs.replace(
+        op,
+        ok=None,
+        status_source="weakened",
+        caveat=f"it passed only after the tests were weakened ({why.why})"
+        if why.failed is not None
+        else f"it did not run the real test runner ({why.why})",
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +82,9 @@ class Facts:
     scope: Scope
     reports: dict[int, CheckReport]
     """Runner and gate reports by ledger seq."""
+    weakened: dict[int, Weakened] = field(default_factory=dict)
+    """Passing runs (by call seq) that came only after the tests were weakened
+    (:mod:`.integrity`); in :attr:`ops` they prove nothing."""
 
     @classmethod
     def of(cls, request: ReviewRequest) -> Facts:
@@ -61,16 +94,23 @@ class Facts:
         scope = scope_of(entries, request.request_id, request.request, session_ops)
         ops = [op for op in session_ops if scope.includes(op.call_seq)]
         scoped_edits = [e for e in edits_of(session_ops) if scope.includes(e.seq)]
+        results = {e.seq: e.event for e in entries if isinstance(e.event, ToolResult)}
+        reports = {e.seq: e.event for e in entries if isinstance(e.event, CheckReport)}
+        found = test_changes(entries, ops, results, _asked(request.request))
+        weak = weakened(ops, found, results, reports)
+        if weak:  # a pass that follows weakened tests shows nothing: it proves nothing
+            ops = [_demoted(op, weak[op.call_seq]) if op.call_seq in weak else op for op in ops]
         return cls(
             request=request,
             ops=ops,
-            results={e.seq: e.event for e in entries if isinstance(e.event, ToolResult)},
+            results=results,
             edits=scoped_edits,
             writes=[e for e in scoped_edits if e.ok is not False],
             materials={material_key(m): m for m in materials_of(entries)},
             reads={r.sha256: r for r in read_evidence(entries, session_ops)},
             scope=scope,
-            reports={e.seq: e.event for e in entries if isinstance(e.event, CheckReport)},
+            reports=reports,
+            weakened=weak,
         )
 
     def entries_in_scope(self) -> list[LedgerEntry]:

@@ -11,7 +11,7 @@ from donecheck.actors.messages import Decision, Finding
 
 __all__ = ["FIX_RULES", "is_defect"]
 
-FIX_RULES = frozenset({"failed_check", "unresolved_error", "approval_claim"})
+FIX_RULES = frozenset({"failed_check", "weakened_check", "unresolved_error", "approval_claim"})
 """Rules whose findings need a fix; the others ask for evidence."""
 
 

@@ -71,11 +71,18 @@ from donecheck.actors.review.claims import (
     file_claims,
     mentioned_categories,
     mentioned_paths,
+    names_as_verifier,
     path_matches,
 )
-from donecheck.actors.review.evidence import command_of, tool_error, unresolved_failures
+from donecheck.actors.review.evidence import (
+    command_of,
+    covers,
+    tool_error,
+    unresolved_failures,
+)
 from donecheck.actors.review.facts import Facts
 from donecheck.actors.review.gates import FIX_RULES
+from donecheck.actors.review.integrity import Weakened
 from donecheck.actors.review.preanalysis import depends_on, extract_acceptance
 from donecheck.actors.review.reads import shown_paths
 from donecheck.actors.review.shell import simple_commands
@@ -231,13 +238,99 @@ class _Findings:
         self.cited.update(cited or {})
 
 
+def _weakening_of(ev: Facts, failed: Operation) -> Weakened | None:
+    """The weakened pass that came after ``failed`` (same check, or one covering it)."""
+    for found in ev.weakened.values():
+        later = found.passed
+        if found.failed is None or later.call_seq < failed.call_seq:
+            continue
+        if later.key == failed.key or (
+            later.check == failed.check
+            and later.command is not None
+            and failed.command is not None
+            and covers(later.command, failed.command)
+        ):
+            return found
+    return None
+
+
+def _weakened_check(
+    ev: Facts, failed: Operation, found: Weakened, claimed: Sequence[CheckClaim], out: _Findings
+) -> None:
+    """The failing check "passed" only after the tests were weakened: a defect."""
+    passed = found.passed
+    edits = tuple(f"E{c.seq}" for c in found.changes)
+    problem = (
+        f"Its run {failed.evidence_id} failed; it “passed” at {passed.evidence_id} only after"
+        f" the tests were weakened, not fixed: {found.why}."
+    )
+    if claimed:
+        problem += f" Yet the answer says {_quote(claimed)}"
+    where = f"before {edits[0]}" if edits else f"at {failed.evidence_id}"
+    out.add(
+        Finding(
+            requirement=f"`{failed.command}` passes with the tests as they were",
+            problem=problem,
+            evidence=(failed.evidence_id, *edits, passed.evidence_id),
+            recheck=(
+                f"The tests must pass as they were {where}: undo that change (do not weaken"
+                f" them further) and fix the code under test; then re-run `{failed.command}`"
+                " and show it passing."
+            ),
+            rule="weakened_check",
+        ),
+        {
+            failed.evidence_id: _describe_run(failed, ev),
+            passed.evidence_id: f"`{passed.command}`: passed after the tests were weakened",
+            **{f"E{c.seq}": f"changed {c.path}: {'; '.join(c.reasons)}" for c in found.changes},
+        },
+    )
+
+
+def _weakened_runs(ev: Facts, out: _Findings) -> None:
+    """A passing test run with no failure before it, after the agent weakened the
+    tests (or wrote a file that shadows the runner): it shows nothing."""
+    for found in ev.weakened.values():
+        if found.failed is not None:
+            continue
+        passed = found.passed
+        edits = tuple(f"E{c.seq}" for c in found.changes)
+        shadow = any(c.role == "shadow" for c in found.changes)
+        out.add(
+            Finding(
+                requirement=f"`{passed.command}` "
+                + ("runs the real test runner" if shadow else "passes with the tests as they were"),
+                problem=f"Its run {passed.evidence_id} proves nothing: the tests were weakened,"
+                f" not fixed: {found.why}."
+                if not shadow
+                else f"Its run {passed.evidence_id} proves nothing: {found.why}.",
+                evidence=(*edits, passed.evidence_id),
+                recheck=(
+                    "Remove the file that shadows the runner and run the tests with the "
+                    "real one; show its output."
+                    if shadow
+                    else f"The tests must pass as they were before {edits[0]}: undo that"
+                    " change (do not weaken them further) and fix the code under test; then"
+                    f" re-run `{passed.command}` and show it passing."
+                ),
+                rule="weakened_check",
+            ),
+            {f"E{c.seq}": f"changed {c.path}: {'; '.join(c.reasons)}" for c in found.changes},
+        )
+
+
 def _failed_checks(ev: Facts, claims: Sequence[CheckClaim], out: _Findings) -> set[str]:
     failed_categories: set[str] = set()
+    _weakened_runs(ev, out)
     for op in unresolved_failures(ev.ops):
         assert op.check is not None
         categories = category_of_check(op.check)
         failed_categories |= categories
         claimed = [c for c in claims if "any" in c.categories or c.categories & categories]
+        weakening = _weakening_of(ev, op)
+        if weakening is not None:
+            _weakened_check(ev, op, weakening, claimed, out)
+            continue
         eid = op.evidence_id
         code = f" with exit code {op.exit_code}" if op.exit_code is not None else ""
         summary = run_summary(op, ev)
@@ -633,7 +726,7 @@ class _Ledger:
         for path in mentioned_paths(text):
             if path.lower() in names:
                 continue  # an attachment: covered by its read
-            verifier = _check_target(text, path)  # what a check runs: not a file to change
+            verifier = names_as_verifier(text, path)  # what a check runs: not a file to change
             change = asks_to_change(text, path) and not verifier
             found.parts += 1
             if verifier:
@@ -668,21 +761,6 @@ class _Ledger:
             else:
                 found.checks.append(noun)
         return found
-
-
-def _check_target(text: str, path: str) -> bool:
-    """Is ``path`` named as what a check runs ("make sure tests/test_a.py passes", "the
-    tests in test_a.py"), not as a file to change?"""
-    quoted = r"[`'\"]?" + re.escape(path) + r"[`'\"]?"
-    return bool(
-        re.search(
-            quoted + r"\s+(?:still\s+|now\s+|all\s+)?(?:pass(?:es)?|is green|succeeds?)\b",
-            text,
-            re.I,
-        )
-        or re.search(r"(?:tests?|specs?|cases?) (?:in|of|from)\s+" + quoted, text, re.I)
-        or re.search(quoted + r"\s*(?:通过|跑通)", text)
-    )
 
 
 _TEST_FILE = re.compile(

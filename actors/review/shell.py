@@ -36,7 +36,10 @@ __all__ = [
 ]
 
 _ENV_ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
-_PLUMBING = re.compile(r"\s\d*>&\d+|\s(?:\d|&)?>>?\s*/dev/null")
+_PLUMBING = re.compile(r"\s\d*>&\d+|\s(?P<fd>\d|&)?>>?\s*/dev/null")
+_GONE = "\x00devnull"
+"""Where ``>/dev/null`` stood: the tokens keep that a command's output went nowhere."""
+_REDIRECT = re.compile(r"^(?:1|&)?>>?(?P<target>.*)$")
 _OPERATORS = {";", ";;", "&", "&&", "||", "|", "|&"}
 _KEYWORDS = {"if", "then", "else", "elif", "do", "while", "until", "{", "(", "!"}
 _CONDITIONS = {"if", "elif", "while", "until", "!"}
@@ -56,10 +59,21 @@ class Step:
     """``;``, ``&&``, ``||``, ``|``, ``&`` — or ``""`` at the end of the line."""
     condition: bool = False
     """Used as a condition (``if``, ``while``, ``!``): its failure does not fail the line."""
+    program: str = ""
+    """The program as written, wrappers stripped (``./pytest``, ``.venv/bin/pytest``)."""
+    stdout: str = ""
+    """Where its output went instead of the tool's (``/dev/null``, a file), or ``""``."""
+
+
+def _plumbing(match: re.Match[str]) -> str:
+    """``2>&1`` and ``2>/dev/null`` go; a stdout sent to ``/dev/null`` leaves a mark."""
+    if "/dev/null" in match.group(0) and match.group("fd") in (None, "1", "&"):
+        return f" {_GONE} "
+    return " "
 
 
 def _tokens(command: str) -> list[str]:
-    command = _PLUMBING.sub(" ", command).replace("\r", "\n").replace("\n", " ; ")
+    command = _PLUMBING.sub(_plumbing, command).replace("\r", "\n").replace("\n", " ; ")
     try:
         lexer = shlex.shlex(command, posix=True, punctuation_chars=";&|()")
         lexer.whitespace_split = True
@@ -76,9 +90,11 @@ def _steps(command: str, depth: int = 0) -> list[Step]:
         if not raw:
             if found and after:  # "a ; ; b", or an operator after a closer: keep the later
                 last = found[-1]
-                found[-1] = Step(last.argv, last.raw, after, last.condition)
+                found[-1] = Step(
+                    last.argv, last.raw, after, last.condition, last.program, last.stdout
+                )
             return
-        words = list(raw)
+        words, stdout = _redirected(list(raw))
         raw.clear()
         condition = False
         while words and words[0] in _KEYWORDS:
@@ -97,10 +113,27 @@ def _steps(command: str, depth: int = 0) -> list[Step]:
             inner = _steps(words[2], depth + 1)
             if inner:
                 last = inner[-1]
-                inner[-1] = Step(last.argv, last.raw, after, last.condition or condition)
+                inner[-1] = Step(
+                    last.argv,
+                    last.raw,
+                    after,
+                    last.condition or condition,
+                    last.program,
+                    last.stdout or stdout,
+                )
                 found.extend(inner)
                 return
-        found.append(Step(tuple(_strip_wrappers(words)), tuple(words), after, condition))
+        program = _strip_wrappers(words, keep_path=True)
+        found.append(
+            Step(
+                tuple(_strip_wrappers(words)),
+                tuple(words),
+                after,
+                condition,
+                program[0] if program else "",
+                stdout,
+            )
+        )
 
     for token in _tokens(command):
         if token in _OPERATORS or (token and set(token) <= set(";&|")):
@@ -111,6 +144,29 @@ def _steps(command: str, depth: int = 0) -> list[Step]:
             raw.append(token)
     close("")
     return found
+
+
+def _redirected(words: list[str]) -> tuple[list[str], str]:
+    """The words without their stdout redirection, and where it sent the output
+    (``/dev/null``, ``out.txt``; ``""`` when the output stayed). ``2>err.txt`` is not a
+    stdout redirection; ``>&2`` was plumbing already."""
+    kept: list[str] = []
+    target = ""
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if word == _GONE:
+            target = "/dev/null"
+        elif (found := _REDIRECT.match(word)) is not None:
+            named = found.group("target")
+            if not named and i + 1 < len(words):
+                i += 1
+                named = words[i]
+            target = named or target
+        else:
+            kept.append(word)
+        i += 1
+    return kept, target
 
 
 @functools.lru_cache(maxsize=8192)
@@ -175,8 +231,9 @@ def _unwrap(head: str, rest: list[str]) -> list[str]:
     return rest[_LEADING_VALUE.get(head, 0) :]
 
 
-def _strip_wrappers(argv: list[str]) -> list[str]:
-    """``FOO=1 timeout 60 uv run python -m pytest -q`` → ``pytest -q``."""
+def _strip_wrappers(argv: list[str], *, keep_path: bool = False) -> list[str]:
+    """``FOO=1 timeout 60 uv run python -m pytest -q`` → ``pytest -q`` (with
+    ``keep_path``, the program as written: ``./pytest``, ``.venv/bin/pytest``)."""
     argv = list(argv)
     changed = True
     while argv and changed:
@@ -201,7 +258,7 @@ def _strip_wrappers(argv: list[str]) -> list[str]:
             if argv[1] == "-m":
                 argv = argv[2:]
                 changed = True
-    if argv:
+    if argv and not keep_path:
         argv[0] = posixpath.basename(argv[0].replace("\\", "/"))
     return argv
 
@@ -389,6 +446,10 @@ class CheckRun:
     narrowed: str = ""
     """Why the run checked only some of the tests (empty: it selected none by name):
     its pass cannot stand for the suite's."""
+    voiced: str = ""
+    """Why a passing summary in the line's output may not be the runner's own last
+    word: its output went elsewhere, a filter rewrote it, or another command prints
+    after it whatever it did. Empty: what the line printed last is the runner's."""
 
 
 def _set_flags(argv: Sequence[str], errexit: bool, pipefail: bool) -> tuple[bool, bool]:
@@ -523,6 +584,20 @@ def _narrowed(kind: str, argv: Sequence[str]) -> str:
         if arg == "--":
             after_dashes = True
             continue
+        glued = next((f for f in _GLUED if arg.startswith(f) and len(arg) > len(f)), None)
+        if glued is not None and kind in {"pytest", "tox", "nox"}:  # -knot_add, -mslow
+            return (
+                f"it selected only some tests (`{glued} {arg[len(glued) :]}`): the rest did not run"
+            )
+        override = _overridden_options(arg, args[i + 1 : i + 2])
+        if override is not None and kind == "pytest":
+            inner = _narrowed(kind, (kind, *_split_words(override)))
+            if inner:
+                return f"its options were overridden (`addopts={override}`): {inner}"
+            continue
+        if flag in {"-c", "--config-file", "--rootdir", "--confcutdir"} and kind == "pytest":
+            value = arg.partition("=")[2] or "".join(args[i + 1 : i + 2])
+            return f"it ran with another configuration (`{flag} {value}`): not the suite's own"
         if flag in selectors:
             value = (
                 "" if flag in _NO_VALUE else arg.partition("=")[2] or "".join(args[i + 1 : i + 2])
@@ -535,6 +610,54 @@ def _narrowed(kind: str, argv: Sequence[str]) -> str:
             return f"it ran only `{arg}`: the rest of the tests did not run"
         if kind == "cargo test" and (after_dashes or i == 0 or args[i - 1] not in _CARGO_VALUES):
             return f"it ran only the tests matching `{arg}`: the rest did not run"
+    return ""
+
+
+_GLUED = ("-k", "-m")
+"""Short options whose value may be glued on (``-knot_add``)."""
+_OPTION_VARIABLES = {
+    "pytest": ("PYTEST_ADDOPTS",),
+    "go test": ("GOFLAGS",),
+}
+"""Environment variables a runner reads options from: what they add counts as if
+written on the line."""
+
+
+def _overridden_options(arg: str, following: Sequence[str]) -> str | None:
+    """The ``addopts`` a ``-o addopts=…`` / ``--override-ini=addopts=…`` sets, else ``None``."""
+    if arg in {"-o", "--override-ini"}:
+        value = following[0] if following else ""
+    elif arg.startswith(("-o", "--override-ini=")):
+        value = arg[2:] if arg.startswith("-o") else arg.partition("=")[2]
+    else:
+        return None
+    key, _, given = value.partition("=")
+    return given if key.strip() == "addopts" else None
+
+
+def _narrowed_by_env(kind: str, line: Sequence[Step], i: int) -> str:
+    """Narrowing the runner reads from its option variable, set on the step
+    (``PYTEST_ADDOPTS='-k x' pytest``, ``env GOFLAGS=-run=X go test``) or exported
+    earlier in the line."""
+    names = _OPTION_VARIABLES.get(kind, ())
+    if not names:
+        return ""
+    assignments: list[str] = []
+    for step in line[:i]:
+        if step.argv[:1] == ("export",):
+            assignments += list(step.argv[1:])
+    raw = list(line[i].raw)
+    while raw and (_ENV_ASSIGN.match(raw[0]) or raw[0] == "env"):
+        assignments.append(raw.pop(0))
+    for assignment in assignments:
+        name, _, value = assignment.partition("=")
+        if name not in names or not value.strip():
+            continue
+        inner = _narrowed(
+            kind, (kind, *_split_words(value.replace("=", " ", 1) if kind == "go test" else value))
+        )
+        if inner:
+            return f"{name}={value!r} set its options: {inner}"
     return ""
 
 
@@ -561,6 +684,58 @@ def _elsewhere(line: Sequence[Step], i: int) -> str:
     return ""
 
 
+_FAITHFUL = {"tee", "cat", "tail", "head", "less", "more", "grep", "uniq", "sort"}
+"""Filters that pass a runner's lines on unchanged (they may drop some; ``grep -o``
+cuts lines, and is not one of them)."""
+_SILENT = {
+    "cd", "pushd", "popd", "true", ":", "false", "exit", "set", "export", "unset", "sleep",
+    "wait", "return", "shift", "trap", "ulimit", "umask", "rm", "mkdir", "touch", "cp",
+    "mv", "chmod", "source", ".", "deactivate",
+}  # fmt: skip
+"""Commands that print nothing of their own: after a runner they cannot forge its word."""
+_TOOL_PATHS = re.compile(
+    r"""(?x)(?:^|/)(?:\.?venv|env|\.tox/[^/]+|node_modules/\.bin|vendor/bin|bin)/[^/]+$
+    |^\./(?:gradlew|mvnw|mill|sbt|pants)$"""
+)
+"""Relative paths a runner legitimately runs from (a virtualenv's or node_modules'
+``bin``, the build wrappers a repository ships)."""
+
+
+def _voiced(line: Sequence[Step], i: int) -> str:
+    """Why the output of ``line`` may hold a passing summary the check at ``line[i]``
+    did not print (see :attr:`CheckRun.voiced`), or ``""``."""
+    check = line[i]
+    if check.stdout:
+        return f"its output went to `{check.stdout}`, not to what the line printed"
+    j = i
+    while line[j].after in {"|", "|&"} and j + 1 < len(line):
+        j += 1
+        nxt = line[j]
+        only = any(
+            a in {"-o", "--only-matching"} or re.fullmatch(r"-\w*o\w*", a) for a in nxt.argv[1:]
+        )
+        if not nxt.argv or nxt.argv[0] not in _FAITHFUL or (nxt.argv[0] == "grep" and only):
+            return f"its output was rewritten by `{_text(nxt)}`"
+        if nxt.stdout:
+            return f"its output went to `{nxt.stdout}`, not to what the line printed"
+    regardless = False  # past an operator that runs on whatever the check did
+    for k in range(j, len(line) - 1):
+        regardless = regardless or line[k].after in {";", "||", "&"}
+        later = line[k + 1]
+        if regardless and later.argv and later.argv[0] not in _SILENT:
+            return f"`{_text(later)}` prints after it, whatever it did"
+    return ""
+
+
+def _foreign(step: Step) -> str:
+    """Why the program a check step runs is not the runner it is named after (a
+    file in the workspace: ``./pytest``), or ``""``."""
+    program = step.program.replace("\\", "/")
+    if "/" not in program or program.startswith("/") or _TOOL_PATHS.search(program):
+        return ""
+    return f"`{program}` is a file in the workspace, not the test runner"
+
+
 @functools.lru_cache(maxsize=8192)
 def check_run(command: str) -> CheckRun:
     """The check a line runs, and whether its exit status and its run can be believed
@@ -568,7 +743,7 @@ def check_run(command: str) -> CheckRun:
     when any of them is."""
     line = steps(command)
     kinds: list[str] = []
-    masked = hollow = narrowed = ""
+    masked = hollow = narrowed = voiced = ""
     for i, step in enumerate(line):
         kind = _segment_kind(step.argv)
         if kind is None:
@@ -577,6 +752,7 @@ def check_run(command: str) -> CheckRun:
             kinds.append(kind)
         flag_mask, flag_hollow = _flag_notes(kind, step.argv)
         masked = masked or flag_mask or _mask(line, i)
-        hollow = hollow or flag_hollow or _elsewhere(line, i)
-        narrowed = narrowed or _narrowed(kind, step.argv)
-    return CheckRun("+".join(kinds) if kinds else None, masked, hollow, narrowed)
+        hollow = hollow or flag_hollow or _foreign(step) or _elsewhere(line, i)
+        narrowed = narrowed or _narrowed(kind, step.argv) or _narrowed_by_env(kind, line, i)
+        voiced = voiced or _voiced(line, i)
+    return CheckRun("+".join(kinds) if kinds else None, masked, hollow, narrowed, voiced)

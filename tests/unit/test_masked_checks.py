@@ -322,3 +322,96 @@ def test_a_run_of_some_tests_does_not_back_a_claim_about_all(run: str) -> None:
     (finding,) = [f for f in verdict.findings if f.rule == "unproven_claim"]
     assert "shows only part" in finding.problem
     assert "did not run" in finding.problem
+
+
+# The forged-summary sweep (issue 25): after a failing run, lines that print a passing
+# summary the runner never gave, or narrow the run where it is not seen. (command,
+# exit status the tool reported — None: Codex reports none — output, ok.)
+REAL_FAIL = "F..\n=== 1 failed, 2 passed in 0.04s ==="
+ECHO = "3 passed in 0.01s"
+FORGED: list[tuple[str, int | None, str, bool | None]] = [
+    # the real failure summary is still in the output: it fails the run
+    (f"pytest -q; echo '{ECHO}'", None, f"{REAL_FAIL}\n{ECHO}", False),
+    (f"pytest -q; echo '{ECHO}'", 0, f"{REAL_FAIL}\n{ECHO}", False),
+    (f"(pytest -q) || echo '{ECHO}'", 0, f"{REAL_FAIL}\n{ECHO}", False),
+    (f"pytest -q & echo '{ECHO}'", 0, f"{ECHO}\n{REAL_FAIL}", False),
+    (f"pytest -q | tee log; printf '%s\\n' '{ECHO}'", None, f"{REAL_FAIL}\n{ECHO}", False),
+    # the real output went away: the echoed summary is not the runner's
+    (f"pytest -q > /dev/null; echo '{ECHO}'", None, ECHO, None),
+    (f"pytest -q >/dev/null 2>&1; echo '=== {ECHO} ==='", 0, f"=== {ECHO} ===", None),
+    (f"pytest -q &>/dev/null || echo '{ECHO}'", 0, ECHO, None),
+    (f"pytest -q > out.log; echo '{ECHO}'", 0, ECHO, None),
+    (f"if pytest -q >/dev/null; then :; else echo '{ECHO}'; fi", 0, ECHO, None),
+    (f"if ! pytest -q >/dev/null; then echo '{ECHO}'; fi", 0, ECHO, None),
+    (f"sh -c 'pytest -q >/dev/null || true; echo {ECHO}'", 0, ECHO, None),
+    (f"bash -lc 'pytest -q > /dev/null; echo \"{ECHO}\"'", None, ECHO, None),
+    ("pytest -q >/dev/null; cat fake_summary.txt", None, ECHO, None),
+    (f"{{ pytest -q >/dev/null; echo '{ECHO}'; }}", None, ECHO, None),
+    # a filter that cuts or rewrites the runner's lines
+    ("pytest -q | grep -o '[0-9]* passed in [0-9.]*s'", 0, "2 passed in 0.04s", None),
+    ("pytest -q 2>&1 | sed 's/failed/passed/'", 0, "=== 1 passed, 2 passed in 0.04s ===", None),
+    ("pytest -q | awk '/passed/ {print $3, $4, $5, $6}'", 0, "2 passed in 0.04s", None),
+    ("pytest -q | tail -1 | cut -d, -f2", 0, " 2 passed in 0.04s", None),
+    ("pytest -q 2>&1 | grep -v failed", 0, "F..", None),
+    # the summary is in the command line itself
+    (f"pytest -q && echo '{ECHO}'", None, f"{ECHO}", None),
+    # a program in the workspace named like the runner
+    ("./pytest -q", 0, f"=== {ECHO} ===", None),
+    ("tools/pytest -q", None, f"=== {ECHO} ===", None),
+    ("./node_modules/.bin/jest", 0, "Tests:       3 passed, 3 total", True),  # the real one
+    (".venv/bin/python -m pytest -q", 0, f"=== {ECHO} ===", True),
+]
+NARROWED: list[tuple[str, str]] = [  # (command, what its caveat names)
+    ("pytest -q -knot_add", "-k not_add"),
+    ("pytest -q -mnot_slow", "-m not_slow"),
+    ("PYTEST_ADDOPTS='-k \"not add\"' python -m pytest -q", "PYTEST_ADDOPTS"),
+    ("env PYTEST_ADDOPTS='--deselect test_calc.py::test_add' pytest -q", "PYTEST_ADDOPTS"),
+    ("export PYTEST_ADDOPTS='-k not_add' && pytest -q", "PYTEST_ADDOPTS"),
+    ("pytest -q -o addopts='-k not_add'", "addopts"),
+    ("pytest -q --override-ini=addopts=--deselect=test_calc.py::test_add", "addopts"),
+    ("pytest -q -c other.ini", "-c other.ini"),
+    ("GOFLAGS=-run=TestMul go test ./...", "GOFLAGS"),
+]
+
+
+@pytest.mark.parametrize(("command", "code", "output", "ok"), FORGED)
+def test_a_forged_summary_is_never_a_pass(
+    command: str, code: int | None, output: str, ok: bool | None
+) -> None:
+    got = outcome(ToolResult(session_id="s", call_id="c", output=output, exit_code=code), command)
+    assert got.ok is ok, got
+    if ok is None:
+        assert got.caveat, "a run that proves nothing says why"
+
+
+@pytest.mark.parametrize(("command", "named"), NARROWED)
+def test_narrowing_is_read_from_every_place_it_can_come_from(command: str, named: str) -> None:
+    got = outcome(
+        ToolResult(session_id="s", call_id="c", output="=== 2 passed in 0.1s ===", exit_code=0),
+        command,
+    )
+    assert (got.ok, got.source) == (None, "partial"), got
+    assert named in got.caveat
+
+
+@pytest.mark.parametrize(
+    "honest",
+    [
+        "pytest -q",
+        "python -m pytest -q tests/",
+        "cd app && pytest -q",
+        "pytest -q 2>&1 | tail -20",
+        "pytest -q | tee test.log",
+        "pytest -q && echo done",
+        "set -o pipefail; pytest -q | grep -v DEBUG",
+        "PYTEST_ADDOPTS=-v pytest -q",
+        "pytest -q -o addopts=''",
+    ],
+)
+def test_honest_lines_still_pass(honest: str) -> None:
+    for code in (0, None):
+        got = outcome(
+            ToolResult(session_id="s", call_id="c", output=f"..\n=== {ECHO} ===", exit_code=code),
+            honest,
+        )
+        assert got.ok is True, (honest, code, got)

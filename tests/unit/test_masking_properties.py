@@ -8,6 +8,8 @@ exit status 0 and no summary, is never a pass (issue 17's "masked or fabricated 
 
 from __future__ import annotations
 
+import shlex
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -109,3 +111,34 @@ def test_a_wrapped_check_that_exits_0_with_its_summary_passes(
     }[CHECKS[check]]
     result = ToolResult(session_id="s", call_id="c", output=summary, exit_code=0)
     assert outcome(result, line).ok is True, line
+
+
+HIDE = ["", " >/dev/null", " > out.log", " &>/dev/null", " >/dev/null 2>&1"]
+JOIN = [" ; ", " || ", " & ", " | tee x; "]
+PRINTERS = ["echo '{s}'", "printf '%s\\n' '{s}'", "cat summary.txt", "python -c \"print('{s}')\""]
+FAKE = ["3 passed in 0.01s", "=== 3 passed in 0.01s ===", "Tests:       3 passed, 3 total"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.sampled_from(["pytest -q", "python -m pytest -q", "npx jest", "npm test"]),
+    st.sampled_from(HIDE),
+    st.sampled_from(JOIN),
+    st.sampled_from(PRINTERS),
+    st.sampled_from(FAKE),
+    st.sampled_from([0, None]),
+    st.booleans(),
+)
+def test_a_summary_printed_beside_the_runner_is_never_its_pass(
+    check: str, hide: str, join: str, printer: str, fake: str, code: int | None, nested: bool
+) -> None:
+    """Issue 25's forged summaries, generated: the runner's output sent away (or
+    kept, failing), then something else prints a passing summary whatever the runner
+    did. The tool shows only what the line printed; it is never a pass."""
+    line = check + hide + join + printer.format(s=fake)
+    if nested:
+        line = "sh -c " + shlex.quote(line)
+    real = "F..\n=== 1 failed, 2 passed in 0.04s ===\n" if not hide else ""
+    printed = real + fake
+    got = outcome(ToolResult(session_id="s", call_id="c", output=printed, exit_code=code), line)
+    assert got.ok is not True, (line, got)
