@@ -6,10 +6,42 @@
 from __future__ import annotations
 
 import itertools
+import re
 import uuid
 import zlib
 
-__all__ = ["actor_name", "budget_key", "new_id", "serial_id", "shard_of"]
+__all__ = [
+    "MAX_SESSION_ID",
+    "SESSION_ID_PATTERN",
+    "actor_name",
+    "budget_key",
+    "check_session_id",
+    "new_id",
+    "serial_id",
+    "shard_of",
+]
+
+MAX_SESSION_ID = 200
+SESSION_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:@+-]*$"
+_SESSION_ID = re.compile(SESSION_ID_PATTERN)
+
+
+def check_session_id(value: str) -> str:
+    """``value`` if it can name a session — 1 to 200 letters, digits and ``. _ : @ + -``,
+    starting with a letter or digit: it is a store key, a file-safe label and part of
+    URLs — else :class:`~donecheck.actors.errors.InputError` saying what is wrong."""
+    from donecheck.actors.errors import InputError
+
+    if not isinstance(value, str) or not value:
+        raise InputError("a session id must not be empty")
+    if len(value) > MAX_SESSION_ID:
+        raise InputError(f"a session id is at most {MAX_SESSION_ID} characters, not {len(value)}")
+    if not _SESSION_ID.match(value):
+        raise InputError(
+            f"session id {value[:60]!r}: only letters, digits and . _ : @ + - (starting with"
+            " a letter or digit)"
+        )
+    return value
 
 
 def new_id(prefix: str = "") -> str:

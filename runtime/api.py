@@ -15,7 +15,7 @@ from donecheck.actors.clock import Clock, SystemClock
 from donecheck.actors.config import Config, load_config
 from donecheck.actors.deploy import Deployment, LocalDeployment, deploy, disconnect, init_ray
 from donecheck.actors.errors import ActorUnavailableError, AttachmentError, DeploymentError
-from donecheck.actors.ids import new_id, shard_of
+from donecheck.actors.ids import check_session_id, new_id, shard_of
 from donecheck.actors.messages import (
     AttachmentRef,
     ImageRef,
@@ -129,7 +129,7 @@ class DoneCheck:
         """The opening message (the controller records it), the materials too large to
         parse (the host records them after it), and the parse jobs."""
         config = self.config
-        session_id = session_id or new_id("s-")
+        session_id = check_session_id(session_id) if session_id else new_id("s-")
         loaded_files = [
             load_attachment(a, i, config.max_attachment_bytes) for i, a in enumerate(attachments)
         ]
@@ -311,6 +311,7 @@ class DoneCheck:
 
     def session(self, session_id: str) -> Session:
         """A handle to a session opened elsewhere (another process, an earlier call)."""
+        check_session_id(session_id)
         controller = self.deployment.controller_for(session_id)
         card = calls.get(
             calls.ask(controller, ReportQuery(session_id=session_id)),

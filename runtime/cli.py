@@ -209,6 +209,15 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--runtime-file", type=Path, default=None, help="where to write the URL and token"
     )
+    serve.add_argument(
+        "--gate-workspace",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a folder (and everything under it) whose gates a stop may run, for a caller "
+        "holding the service's token (repeatable; default: none — gates run commands as "
+        "the service's user)",
+    )
     _add_judge_options(serve)
     serve.set_defaults(func=_cmd_serve)
 
@@ -948,14 +957,22 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     except ValueError as exc:
         _error(str(exc))
         return EXIT_INPUT
-    token: str | None = None
+    # There is always a token: gates run only for a caller that shows it (the runtime
+    # file holds it, and donecheck hook sends it); every route needs it only beyond
+    # loopback or with --require-token.
     if args.token_env:
-        token = os.environ.get(args.token_env) or None
-        if token is None:
+        token = os.environ.get(args.token_env) or ""
+        if not token:
             _error(f"--token-env: the environment variable {args.token_env} is not set")
             return EXIT_INPUT
-    elif args.require_token or not is_loopback(args.host):
+    else:
         token = new_token()
+    required = bool(args.token_env) or args.require_token or not is_loopback(args.host)
+    workspaces = [Path(w) for w in args.gate_workspace]
+    for folder in workspaces:
+        if not folder.is_dir():
+            _error(f"--gate-workspace {folder}: not a folder")
+            return EXIT_INPUT
     if not 0 <= args.port <= 65535:
         _error(f"--port must be from 0 to 65535, not {args.port}")
         return EXIT_INPUT
@@ -1000,19 +1017,29 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     host = f"[{args.host}]" if ":" in args.host else args.host
     url = f"http://{host}:{port}"
     path = runtime_file(dc.config.namespace, args.runtime_file)
-    write_endpoint(path, Endpoint(url, token, dc.config.namespace, os.getpid()))
+    write_endpoint(path, Endpoint(url, token, dc.config.namespace, os.getpid(), required))
     where = "in this process" if args.in_process else "on Ray"
     print(
         f"DoneCheck serves {url} (namespace {dc.config.namespace!r}, actors {where}, "
         f"ready in {time.monotonic() - began:.1f} s); runtime file {path}"
-        + ("; bearer token required" if token else "")
+        + ("; bearer token required" if required else "")
+        + (
+            f"; gates run in {', '.join(str(w) for w in workspaces)}"
+            if workspaces
+            else "; no gates run for callers (--gate-workspace DIR)"
+        )
         + ". Ctrl-C stops it.",
         file=sys.stderr,
         flush=True,
     )
     server = uvicorn.Server(
         uvicorn.Config(
-            create_app(dc, token=token),
+            create_app(
+                dc,
+                token=token if required else None,
+                gate_token=token,
+                gate_workspaces=workspaces,
+            ),
             log_level="warning",
             timeout_keep_alive=30,
             limit_concurrency=4096,
@@ -1192,7 +1219,7 @@ def _cmd_install(args: argparse.Namespace) -> int:
             found = read_endpoint(runtime_file("donecheck", args.runtime_file))
             if url is None:
                 url = found.url if found is not None else "http://127.0.0.1:8765"
-            if args.form == "http" and found is not None and found.token and found.url == url:
+            if args.form == "http" and found is not None and found.required and found.url == url:
                 _error(
                     "the running service requires a bearer token, which http hooks would "
                     "have to carry in the settings file: use --form command (it reads the "

@@ -41,7 +41,9 @@ def session_id_for(payload: dict[str, Any], agent: Agent = "claude-code") -> str
     given = payload.get("session_id")
     if not isinstance(given, str) or not given:
         raise InputError("the hook payload has no session_id")
-    return f"{_PREFIX[agent]}-{given}"
+    from donecheck.actors.ids import check_session_id
+
+    return check_session_id(f"{_PREFIX[agent]}-{given}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +52,8 @@ class Endpoint:
     token: str | None
     namespace: str
     pid: int
+    required: bool = True
+    """Whether every route needs the token (else only running gates does)."""
 
 
 def runtime_file(namespace: str = "donecheck", given: str | os.PathLike[str] | None = None) -> Path:
@@ -82,6 +86,7 @@ def write_endpoint(path: Path, endpoint: Endpoint) -> None:
                 "token": endpoint.token,
                 "namespace": endpoint.namespace,
                 "pid": endpoint.pid,
+                "required": endpoint.required,
             },
             out,
         )
@@ -97,6 +102,7 @@ def read_endpoint(path: Path) -> Endpoint | None:
             token=data.get("token") or None,
             namespace=str(data.get("namespace", "")),
             pid=int(data.get("pid", 0)),
+            required=bool(data.get("required", True)),
         )
     except (OSError, ValueError, KeyError, TypeError):
         return None

@@ -39,6 +39,7 @@ from donecheck.actors.redact import redact
 
 __all__ = [
     "Gate",
+    "GateAccess",
     "GateResult",
     "clean_environment",
     "due_gates",
@@ -231,6 +232,18 @@ def clean_environment(
     }
 
 
+def _isolated(env: dict[str, str]) -> dict[str, str]:
+    """A gate's environment, with what the agent could have set to steer it gone:
+    no option variables (``PYTEST_ADDOPTS``, ``GOFLAGS``, ``NODE_OPTIONS``), no
+    ``PYTHONPATH``/``PYTHONSTARTUP``, and ``PYTHONSAFEPATH`` on, so that ``python -m
+    pytest`` imports the real runner, not a ``pytest.py`` in the workspace."""
+    for name in ("PYTEST_ADDOPTS", "PYTEST_PLUGINS", "GOFLAGS", "NODE_OPTIONS", "PYTHONPATH",
+                 "PYTHONSTARTUP", "PYTHONHOME", "PYTHONUSERBASE"):  # fmt: skip
+        env.pop(name, None)
+    env["PYTHONSAFEPATH"] = "1"
+    return env
+
+
 def run_gate(
     gate: Gate,
     workspace: Path,
@@ -254,7 +267,7 @@ def run_gate(
             gate.command,
             shell=isinstance(gate.command, str),
             cwd=workspace,
-            env=clean_environment(secrets=secrets),
+            env=_isolated(clean_environment(secrets=secrets)),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
@@ -314,19 +327,53 @@ def run_gate(
     )
 
 
+# ------------------------------------------------------------- who may run them
+
+
+@dataclass(frozen=True, slots=True)
+class GateAccess:
+    """Where a service runs gates for its callers, and for whom: only in the folders
+    the user configured (``donecheck serve --gate-workspace DIR``), and only for a
+    caller that holds the service's token (the runtime file's, which ``donecheck
+    hook`` sends) — a gate runs commands as the service's user, so a local caller
+    must not be able to point it at any folder."""
+
+    workspaces: tuple[Path, ...] = ()
+
+    def refuses(self, folder: str, *, authorised: bool) -> str:
+        """Why gates may not run for ``folder`` (``""``: they may)."""
+        if not self.workspaces:
+            return (
+                "this service runs no gates: start it with --gate-workspace DIR for the "
+                "folders whose gates it may run"
+            )
+        if not authorised:
+            return "running gates needs the service's bearer token (its runtime file holds it)"
+        try:
+            resolved = Path(folder).resolve()
+        except (OSError, RuntimeError):
+            return f"{folder!r} cannot be resolved"
+        if any(resolved == w or w in resolved.parents for w in self.workspaces):
+            return ""
+        return f"{folder} is not in the service's gate workspaces (--gate-workspace): " + ", ".join(
+            str(w) for w in self.workspaces
+        )
+
+
 # ------------------------------------------------------------- at a stop
 
 
-def gate_report(result: GateResult, *, trusted: bool = True) -> dict[str, Any]:
+def gate_report(result: GateResult, *, trusted: bool = True, why: str = "") -> dict[str, Any]:
     """The fields of a ``CheckReport`` (origin ``donecheck``) for one gate run.
 
     A timeout or a gate that could not start is a failure — a required check that
     did not pass. Otherwise the gate is read like a check of its command
     (:func:`~donecheck.actors.review.evidence.outcome`): a failing summary fails it
     whatever the status, and a masked (``|| true``) or hollow (``--collect-only``)
-    run proves nothing. ``trusted=False`` (the gates file changed during the
-    session: the agent may have written it): a pass proves nothing; a failure
-    still counts."""
+    run proves nothing. ``trusted=False`` (the gates file or the test configuration
+    changed during the session, or was first seen after the agent's tool calls ran:
+    the agent may have written it; ``why`` says which): a pass proves nothing; a
+    failure still counts."""
     from donecheck.actors.messages import ToolResult
     from donecheck.actors.review.evidence import outcome
 
@@ -342,7 +389,7 @@ def gate_report(result: GateResult, *, trusted: bool = True) -> dict[str, Any]:
             detail = f"{detail}; {read.caveat}"
     if ok and not trusted:
         ok = None
-        detail = f"{detail}; the gates file changed during this session"
+        detail = f"{detail}; {why or 'the gates file changed during this session'}"
     return {
         "origin": "donecheck",
         "name": result.name,
@@ -392,20 +439,34 @@ class GateMemo:
     runs: dict[tuple[str, str, str], tuple[tuple[tuple[str, int, int], ...], GateResult]] = field(
         default_factory=dict
     )
-    files: dict[tuple[str, str], str] = field(default_factory=dict)
-    """(session, workspace) → its gates file's digest when the session first saw it."""
+    files: dict[tuple[str, str], tuple[dict[str, str], bool]] = field(default_factory=dict)
+    """(session, workspace) → what steered its gates when the session first saw them
+    (:func:`steering_files`), and whether that was before the agent's first tool call."""
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def first_seen(self, session_id: str, workspace: Path, source: Path | None) -> bool:
-        """Note the workspace's gates file (or that it has none) as the session first
-        saw it; whether it is the same now — a file the session's agent wrote or
-        rewrote is not the user's gates any more."""
-        digest = f"{source}:{_digest(source)}" if source is not None else "none"
+    def first_seen(
+        self, session_id: str, workspace: Path, source: Path | None, *, early: bool = False
+    ) -> tuple[bool, str]:
+        """Note the workspace's gates file and test configuration as the session first
+        saw them (``early``: at the task's start, before the agent's first tool call);
+        whether they can be trusted now, and why not. What the agent wrote or rewrote —
+        the gates, a ``conftest.py``, a ``pytest.ini``, a module shadowing the runner —
+        is not the user's any more; what was first seen only after the agent's tool
+        calls ran may be the agent's."""
+        now = steering_files(workspace, source)
         with self.lock:
-            seen = self.files.setdefault((session_id, str(workspace)), digest)
+            seen, was_early = self.files.setdefault((session_id, str(workspace)), (now, early))
             while len(self.files) > self.limit:
                 self.files.pop(next(iter(self.files)))
-        return seen == digest
+        if not was_early:
+            return False, (
+                "the gates file and the test configuration were first seen after the agent's"
+                " tool calls ran"
+            )
+        changed = _changed(seen, now)
+        if changed:
+            return False, f"changed since the task began: {changed}"
+        return True, ""
 
     def fresh(
         self, key: tuple[str, str, str], state: tuple[tuple[str, int, int], ...]
@@ -434,10 +495,54 @@ def _digest(path: Path) -> str:
         return ""
 
 
+_PRUNED = {
+    ".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".nox",
+    ".mypy_cache", ".pytest_cache", ".ruff_cache", "build", "dist", "target", ".idea",
+}  # fmt: skip
+_WALK_FILES = 20_000
+"""Files looked at per fingerprint: the walk stops there and says so."""
+
+
+def steering_files(workspace: Path, source: Path | None) -> dict[str, str]:
+    """Every file of the workspace that steers what a gate runs and how it is
+    reported — the gates file, test configuration (``conftest.py``, ``pytest.ini``,
+    ``pyproject.toml`` …), modules that shadow the runner — by content digest, as
+    :func:`donecheck.actors.review.integrity.classify` names them. Bounded: past
+    ``_WALK_FILES`` files the walk stops and the result says so."""
+    from donecheck.actors.review.integrity import classify
+
+    found: dict[str, str] = {}
+    if source is not None:
+        found[
+            str(source.relative_to(workspace)) if source.is_relative_to(workspace) else str(source)
+        ] = _digest(source)
+    seen = 0
+    for root, dirs, files in os.walk(workspace):
+        dirs[:] = sorted(d for d in dirs if d not in _PRUNED and not d.startswith("."))
+        for name in sorted(files):
+            seen += 1
+            if seen > _WALK_FILES:
+                found["…"] = f"more than {_WALK_FILES} files: the rest were not looked at"
+                return found
+            path = Path(root) / name
+            rel = path.relative_to(workspace).as_posix()
+            if classify(rel) in {"config", "shadow"}:
+                found[rel] = _digest(path)
+    return found
+
+
+def _changed(before: Mapping[str, str], now: Mapping[str, str]) -> str:
+    said = [f"{p} (added)" for p in sorted(now) if p not in before]
+    said += [f"{p} (removed)" for p in sorted(before) if p not in now]
+    said += [f"{p} (changed)" for p in sorted(now) if p in before and before[p] != now[p]]
+    return ", ".join(said)
+
+
 def watch_gates(session_id: str, workspace: Path, memo: GateMemo = MEMO) -> None:
-    """Note the workspace's gates file as it is now — at the start of a session's
-    task — so that a stop can tell whether the session changed it."""
-    memo.first_seen(session_id, workspace, find_gates(workspace))
+    """Note the workspace's gates file and test configuration as they are now — at
+    the start of a session's task, before the agent's first tool call — so that a
+    stop can tell whether the session changed them."""
+    memo.first_seen(session_id, workspace, find_gates(workspace), early=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -450,7 +555,10 @@ class StopGates:
     problem: str = ""
     """Why no gate ran although the workspace lists some (a malformed file)."""
     trusted: bool = True
-    """The gates file is as the session first saw it (else passes prove nothing)."""
+    """The gates file and the test configuration are as the session first saw them,
+    at the task's start (else passes prove nothing)."""
+    why: str = ""
+    """Why they are not trusted."""
 
 
 def gates_at_stop(
@@ -470,7 +578,7 @@ def gates_at_stop(
         gates = load_gates(source)
     except InputError as exc:
         return StopGates(problem=str(exc))
-    trusted = memo.first_seen(session_id, workspace, source)
+    trusted, why = memo.first_seen(session_id, workspace, source)
     changed = [rel for path in edited if path and (rel := _relative(path, workspace)) is not None]
     due = due_gates(gates, None if None in edited else changed)
     state = _state(workspace, changed, len(edited))
@@ -485,8 +593,4 @@ def gates_at_stop(
         result = run_gate(gate, workspace, secrets=secrets)
         memo.keep(key, state, result)
         ran.append(result)
-    return StopGates(
-        ran=tuple(ran),
-        reused=tuple(reused),
-        trusted=trusted,
-    )
+    return StopGates(ran=tuple(ran), reused=tuple(reused), trusted=trusted, why=why)

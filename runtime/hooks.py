@@ -46,7 +46,7 @@ from typing import Any
 from donecheck.actors.errors import InputError, TranscriptError, UnknownSessionError
 from donecheck.actors.messages import ControllerAction, Steer, ToolCall
 from donecheck.runtime.endpoint import Agent, session_id_for
-from donecheck.runtime.gates import watch_gates
+from donecheck.runtime.gates import find_gates, watch_gates
 from donecheck.runtime.replay import NewInput, ToolImages, replay_events
 from donecheck.runtime.transcripts.claude import load_claude_jsonl, response_images, tool_output
 from donecheck.runtime.transcripts.codex import codex_arguments, load_codex
@@ -342,12 +342,22 @@ def _tool(dc: Any, payload: dict[str, Any], agent: Agent, state: HookState) -> H
     return HookReply(note="recorded")
 
 
-def _gates(session: Any, payload: dict[str, Any]) -> str:
+GatePolicy = Callable[[str], str]
+"""Why gates may not run for a folder (``""``: they may): the service's
+:class:`~donecheck.runtime.gates.GateAccess` for its caller."""
+
+
+def _gates(session: Any, payload: dict[str, Any], policy: GatePolicy | None) -> str:
     """Run the due gates of the payload's workspace (its ``cwd``, when this host has
-    it) before the review; a few words on what they did, for the hook's note."""
+    it and ``policy`` allows it) before the review; a few words on what they did,
+    for the hook's note."""
     cwd = payload.get("cwd")
     if not isinstance(cwd, str) or not cwd or not os.path.isdir(cwd):
         return ""
+    if policy is not None:
+        refused = policy(cwd)
+        if refused:
+            return f" (gates not run: {refused})" if find_gates(Path(cwd)) else ""
     done = session.run_gates(cwd)
     if done is None:
         return ""
@@ -397,7 +407,9 @@ def _note(action: ControllerAction, session_id: str, gates: str) -> str:
     return f"{head}{gates}. Card: donecheck report --session {session_id}"
 
 
-def _stop(dc: Any, payload: dict[str, Any], agent: Agent, state: HookState) -> HookReply:
+def _stop(
+    dc: Any, payload: dict[str, Any], agent: Agent, state: HookState, gates: GatePolicy | None
+) -> HookReply:
     session = _session(dc, payload, agent)
     session_id = session.session_id
     answer = payload.get("last_assistant_message")
@@ -420,9 +432,9 @@ def _stop(dc: Any, payload: dict[str, Any], agent: Agent, state: HookState) -> H
     if not answer.strip():
         note = "DoneCheck: no final text to review; the turn was not checked"
         return HookReply(output={"systemMessage": note}, note=note)
-    gates = _gates(session, payload)
+    ran = _gates(session, payload, gates)
     action = session.turn_stopping(answer, event_id=stop_event_id(payload, answer, agent))
-    note = _note(action, session_id, gates)
+    note = _note(action, session_id, ran)
     if isinstance(action, Steer):
         if state.cap.allow(session_id):
             message = bounded(action.message, session_id)
@@ -462,19 +474,28 @@ _HANDLERS: dict[str, Callable[[Any, dict[str, Any], Agent, HookState], HookReply
     "UserPromptSubmit": _prompt,
     "PostToolUse": _tool,
     "PostToolUseFailure": _tool,
-    "Stop": _stop,
     "Interrupt": _interrupt,
     "SessionEnd": _session_end,
 }
 
 
 def handle(
-    dc: Any, payload: dict[str, Any], agent: Agent = "claude-code", state: HookState | None = None
+    dc: Any,
+    payload: dict[str, Any],
+    agent: Agent = "claude-code",
+    state: HookState | None = None,
+    *,
+    gates: GatePolicy | None = None,
 ) -> HookReply:
     """Apply one hook payload of ``agent`` (Claude Code or Codex) to the DoneCheck
-    deployment ``dc``."""
+    deployment ``dc``. ``gates`` says where a Stop may run the workspace's gates (the
+    service passes its access rule; ``None``, for a caller in the user's own process:
+    anywhere)."""
     event = str(payload.get("hook_event_name"))
+    state = state or state_for(dc)
+    if event == "Stop":
+        return _stop(dc, payload, agent, state, gates)
     handler = _HANDLERS.get(event)
     if handler is None:
         return HookReply(note=f"ignored hook event {event!r}")
-    return handler(dc, payload, agent, state or state_for(dc))
+    return handler(dc, payload, agent, state)

@@ -36,7 +36,9 @@ import hmac
 import json
 import os
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -53,7 +55,9 @@ from donecheck.actors.errors import (
     SessionClosedError,
     UnknownSessionError,
 )
+from donecheck.actors.ids import MAX_SESSION_ID, SESSION_ID_PATTERN
 from donecheck.actors.messages import Deliver, FileSnapshot, LedgerEvent, Policy, Steer
+from donecheck.runtime.gates import GateAccess
 from donecheck.runtime.report import card_html, card_json
 from donecheck.runtime.session import AsyncSession
 
@@ -84,13 +88,36 @@ class _Body(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     pass
 
 
-_Text = Annotated[str, msgspec.Meta(pattern=r"\S", description="not empty or blank")]
+_Text = Annotated[
+    str,
+    msgspec.Meta(
+        # a character that is not whitespace in Python's regular expressions nor in
+        # JSON Schema's (ECMA): they disagree on \x1c-\x1f, \x85 and \ufeff, and a
+        # client that follows the schema must not be refused
+        pattern=r"[^\s\x1c-\x1f\x85\ufeff]",
+        description="not empty or blank",
+    ),
+]
+
+
+_SessionId = Annotated[
+    str,
+    msgspec.Meta(
+        pattern=SESSION_ID_PATTERN,
+        max_length=MAX_SESSION_ID,
+        description="letters, digits and . _ : @ + -, starting with a letter or digit",
+    ),
+]
 
 
 class OpenBody(_Body):
     request: _Text
-    session_id: str | None = None
+    session_id: _SessionId | None = None
     policy: Policy | None = None
+    workspace: str | None = None
+    """The folder the agent works in, on the service's host: its gates file and test
+    configuration are noted as they are now, before the agent's first tool call, so a
+    later stop can tell what the agent changed (else a gate's pass proves nothing)."""
 
 
 class ToolCallEvent(_Body, tag="tool_call", tag_field="type"):
@@ -193,9 +220,18 @@ class HttpError(Exception):
 
 
 class _Service:
-    def __init__(self, dc: Any, token: str | None, limits: Limits) -> None:
+    def __init__(
+        self,
+        dc: Any,
+        token: str | None,
+        limits: Limits,
+        gate_token: str | None = None,
+        gates: GateAccess | None = None,
+    ) -> None:
         self.dc = dc
         self.token = token
+        self.gate_token = gate_token or token
+        self.gates = gates or GateAccess()
         self.limits = limits
         self.sessions: OrderedDict[str, AsyncSession] = OrderedDict()
         self.hook_pool = concurrent.futures.ThreadPoolExecutor(
@@ -205,14 +241,13 @@ class _Service:
     # ---------------------------------------------------------------- helpers
 
     def authorise(self, request: Request) -> None:
-        if self.token is None:
-            return
-        given = request.headers.get("authorization", "")
-        scheme, _, value = given.partition(" ")
-        if scheme.lower() != "bearer" or not hmac.compare_digest(
-            value.strip().encode(), self.token.encode()
-        ):
+        if self.token is not None and not _bearer(request, self.token):
             raise HttpError(401, "a valid 'Authorization: Bearer <token>' header is required")
+
+    def gates_refused(self, request: Request, folder: str) -> str:
+        """Why this caller may not have ``folder``'s gates run (``""``: it may)."""
+        authorised = self.gate_token is not None and _bearer(request, self.gate_token)
+        return self.gates.refuses(folder, authorised=authorised)
 
     async def body(self, request: Request) -> Any:
         """The request's JSON, bounded in size and depth."""
@@ -287,9 +322,15 @@ class _Service:
 
     async def open(self, request: Request) -> Response:
         body: OpenBody = await self.typed(request, OpenBody)
+        if body.workspace is not None and not await asyncio.to_thread(
+            os.path.isdir, body.workspace
+        ):
+            raise HttpError(404, f"workspace {body.workspace!r}: no such folder on this host")
         session = await self.dc.open_session_async(
             body.request, policy=body.policy, session_id=body.session_id
         )
+        if body.workspace is not None:
+            await asyncio.to_thread(session.watch_gates, body.workspace)
         self.sessions[session.session_id] = session
         return JSONResponse(
             {"session_id": session.session_id, "request_id": session.request_id}, status_code=201
@@ -383,7 +424,10 @@ class _Service:
         body: StopBody = await self.typed(request, StopBody)
         if body.workspace is not None:
             if not await asyncio.to_thread(os.path.isdir, body.workspace):
-                raise HttpError(400, f"workspace {body.workspace!r} is not a folder on this host")
+                raise HttpError(404, f"workspace {body.workspace!r}: no such folder on this host")
+            refused = self.gates_refused(request, body.workspace)
+            if refused:
+                raise HttpError(403, f"gates not run: {refused}")
             await session.run_gates(body.workspace)
         action = await session.turn_stopping(body.answer, event_id=body.event_id)
         kind = (
@@ -454,7 +498,14 @@ class _Service:
         if not isinstance(payload, dict):
             raise HttpError(400, "a hook payload is a JSON object")
         loop = asyncio.get_running_loop()
-        reply = await loop.run_in_executor(self.hook_pool, handle, self.dc, payload, agent)
+
+        def gates(folder: str) -> str:
+            return self.gates_refused(request, folder)
+
+        def run() -> Any:
+            return handle(self.dc, payload, agent, gates=gates)
+
+        reply = await loop.run_in_executor(self.hook_pool, run)
         return JSONResponse(reply.output, headers={"x-donecheck-note": _header(reply.note)})
 
     async def openapi_document(self, request: Request) -> Response:
@@ -504,9 +555,28 @@ def _guarded(service: _Service, method: Any, *, public: bool = False) -> Any:
     return endpoint
 
 
-def create_app(dc: Any, *, token: str | None = None, limits: Limits | None = None) -> Starlette:
-    """The ASGI app over deployment ``dc`` (a :class:`~donecheck.runtime.api.DoneCheck`)."""
-    service = _Service(dc, token, limits or Limits())
+def _bearer(request: Request, token: str) -> bool:
+    given = request.headers.get("authorization", "")
+    scheme, _, value = given.partition(" ")
+    return scheme.lower() == "bearer" and hmac.compare_digest(
+        value.strip().encode(), token.encode()
+    )
+
+
+def create_app(
+    dc: Any,
+    *,
+    token: str | None = None,
+    limits: Limits | None = None,
+    gate_token: str | None = None,
+    gate_workspaces: Sequence[str | os.PathLike[str]] = (),
+) -> Starlette:
+    """The ASGI app over deployment ``dc`` (a :class:`~donecheck.runtime.api.DoneCheck`).
+    ``token``: required on every route but health and the OpenAPI document.
+    ``gate_token`` (default ``token``): what a caller must show to have gates run, only
+    in ``gate_workspaces`` (none: no gates run for callers)."""
+    access = GateAccess(tuple(Path(w).resolve() for w in gate_workspaces))
+    service = _Service(dc, token, limits or Limits(), gate_token, access)
     sid = "/v1/sessions/{session_id}"
     routes = [
         Route("/v1/health", _guarded(service, service.health, public=True), methods=["GET"]),
@@ -565,9 +635,18 @@ def openapi() -> dict[str, Any]:
         },
     }
     obj = {"description": "OK", "content": {"application/json": {"schema": {"type": "object"}}}}
-    errors = {code: error for code in ("400", "401", "404", "408", "409", "413", "503")}
+    errors = {code: error for code in ("400", "401", "403", "404", "408", "409", "413", "503")}
     session_param = [
-        {"name": "session_id", "in": "path", "required": True, "schema": {"type": "string"}}
+        {
+            "name": "session_id",
+            "in": "path",
+            "required": True,
+            "schema": {
+                "type": "string",
+                "pattern": SESSION_ID_PATTERN,
+                "maxLength": MAX_SESSION_ID,
+            },
+        }
     ]
 
     def post(kind: Any, summary: str, params: bool = True, ok: str = "200") -> dict[str, Any]:

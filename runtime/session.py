@@ -351,6 +351,15 @@ class _SessionBase:
         self._check_open()
         return calls.ask(self._controller, msg)
 
+    def watch_gates(self, workspace: str | os.PathLike[str]) -> None:
+        """Note ``workspace``'s gates file and test configuration as they are now —
+        call it before the agent's first tool call — so that :meth:`run_gates` at a
+        stop can tell whether the agent changed them (if it did, or if they were never
+        noted, a gate's pass proves nothing; a failure still counts)."""
+        from donecheck.runtime.gates import watch_gates
+
+        watch_gates(self.session_id, Path(workspace))
+
     def _stopping(self, answer: str, event_id: str | None) -> TurnStopping:
         if not isinstance(answer, str) or not answer.strip():
             raise InputError(
@@ -418,7 +427,10 @@ class Session(_SessionBase):
         )
         if done.ran:
             self.record(
-                [self.check_report_event(**gate_report(r, trusted=done.trusted)) for r in done.ran]
+                [
+                    self.check_report_event(**gate_report(r, trusted=done.trusted, why=done.why))
+                    for r in done.ran
+                ]
             )
         return done
 
@@ -601,7 +613,10 @@ class AsyncSession(_SessionBase):
         )
         if done.ran:
             await self.record(
-                [self.check_report_event(**gate_report(r, trusted=done.trusted)) for r in done.ran]
+                [
+                    self.check_report_event(**gate_report(r, trusted=done.trusted, why=done.why))
+                    for r in done.ran
+                ]
             )
         return done
 

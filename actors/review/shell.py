@@ -690,9 +690,10 @@ cuts lines, and is not one of them)."""
 _SILENT = {
     "cd", "pushd", "popd", "true", ":", "false", "exit", "set", "export", "unset", "sleep",
     "wait", "return", "shift", "trap", "ulimit", "umask", "rm", "mkdir", "touch", "cp",
-    "mv", "chmod", "source", ".", "deactivate",
+    "mv", "chmod", "source", ".", "deactivate", "donecheck",
 }  # fmt: skip
-"""Commands that print nothing of their own: after a runner they cannot forge its word."""
+"""Commands that print nothing of their own, or nothing shaped like a runner's summary
+(``donecheck record-junit``): after a runner they cannot forge its word."""
 _TOOL_PATHS = re.compile(
     r"""(?x)(?:^|/)(?:\.?venv|env|\.tox/[^/]+|node_modules/\.bin|vendor/bin|bin)/[^/]+$
     |^\./(?:gradlew|mvnw|mill|sbt|pants)$"""

@@ -109,7 +109,9 @@ def test_a_faked_passing_output_is_overruled_by_the_runner() -> None:
     assert combined(ledger.request(CLAIM), verdict_text("pass")).decision == "need_fix"  # type: ignore[union-attr]
 
 
-def test_a_runner_pass_settles_a_masked_run() -> None:
+def test_a_runner_pass_alone_does_not_settle_a_call_that_showed_nothing() -> None:
+    """Issue 25: a passing report posted during a call that printed nothing is the
+    only account of a pass — and anyone on the host can send one. It proves nothing."""
     ledger = Timed()
     ledger.edit()
     ledger.now += 5
@@ -117,6 +119,18 @@ def test_a_runner_pass_settles_a_masked_run() -> None:
     ledger.run_at("pytest -q | tail -3 || true", 0, "")
     ops = operations(ledger.entries)
     (run,) = [op for op in ops if op.check]
+    assert (run.ok, run.origin) == (None, "runner")
+    assert "a report alone proves nothing" in run.caveat
+    assert review_by_rules(ledger.request(CLAIM)).decision == "need_evidence"
+
+
+def test_a_runner_pass_settles_a_masked_run_whose_output_shows_it() -> None:
+    ledger = Timed()
+    ledger.edit()
+    ledger.now += 5
+    ledger.report(True, started_at=ledger.now + 0.1)
+    ledger.run_at("pytest -q | tail -3 || true", 0, "...\n3 passed in 0.1s")
+    (run,) = [op for op in operations(ledger.entries) if op.check]
     assert (run.ok, run.origin, run.status_source) == (True, "runner", "runner")
     assert review_by_rules(ledger.request(CLAIM)).decision == "pass"
 
@@ -356,12 +370,15 @@ def test_a_junit_report_recorded_in_the_same_command_settles_that_run() -> None:
     """``npm test; donecheck record-junit junit.xml``: the line's status is the
     recorder's (masked), and the report, arriving while the call runs, tells it."""
     line = "npm test; donecheck record-junit junit.xml --command 'npm test'"
-    for ok, expected in ((True, "pass"), (False, "need_fix")):
+    for ok, expected, jest in (
+        (True, "pass", "Tests:       3 passed, 3 total"),
+        (False, "need_fix", "Tests:       1 failed, 2 passed, 3 total"),
+    ):
         ledger = Timed()
         ledger.edit()
         ledger.now += 5
         ledger.report(ok, name="jest", command="npm test", started_at=ledger.now + 0.1)
-        ledger.run_at(line, 0, "recorded junit.xml in s: 3 passed")
+        ledger.run_at(line, 0, f"{jest}\nrecorded junit.xml in s: 3 passed")
         run = next(op for op in operations(ledger.entries) if op.tool == "bash")
         assert run.origin == "runner" and run.ok is ok
         assert review_by_rules(ledger.request(CLAIM)).decision == expected

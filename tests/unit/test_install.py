@@ -157,7 +157,15 @@ def test_the_shipped_plugin_has_the_hooks_the_installer_writes() -> None:
 def test_http_hooks_are_refused_for_a_service_that_wants_a_token(tmp_path: Path) -> None:
     runtime = tmp_path / "serve.json"
     runtime.write_text(
-        json.dumps({"url": "http://127.0.0.1:8999", "token": "t0k", "namespace": "d", "pid": 1})
+        json.dumps(
+            {
+                "url": "http://127.0.0.1:8999",
+                "token": "t0k",
+                "namespace": "d",
+                "pid": 1,
+                "required": True,
+            }
+        )
     )
     cli = Path(sys.executable).with_name("donecheck")
     done = subprocess.run(

@@ -329,29 +329,89 @@ def test_a_broken_gate_file_is_named_not_ignored(dc: DoneCheck, tmp_path: Path) 
     assert "gates not run" in reply.note and "command" in reply.note
 
 
-def test_the_api_stop_runs_the_gates_of_a_workspace_on_its_host(
-    dc: DoneCheck, service: Path, tmp_path: Path
+def test_the_api_stop_runs_gates_only_in_configured_folders_and_only_with_the_token(
+    dc: DoneCheck, tmp_path: Path
 ) -> None:
-    workspace = _workspace(tmp_path / "w", failing=True)
-    url = json.loads(service.read_text())["url"]
-    with httpx.Client(
-        base_url=url, headers={"authorization": f"Bearer {TOKEN}"}, timeout=120
-    ) as client:
-        opened = client.post("/v1/sessions", json={"request": "Fix add() in calc.py."}).json()
-        sid = opened["session_id"]
-        write = {"file_path": str(workspace / "calc.py"), "content": "x"}
-        events = [
-            {"type": "tool_call", "name": "Write", "arguments": write, "call_id": "w1"},
-            {"type": "tool_result", "call_id": "w1", "output": "ok", "ok": True},
-        ]
-        assert client.post(f"/v1/sessions/{sid}/events", json={"events": events}).is_success
+    """A gate runs commands as the service's user: on loopback with no token required
+    for the rest of the API, a caller still needs the token, and the folder must be one
+    the user configured (``serve --gate-workspace``); anything else is a 403 naming it."""
+    allowed = tmp_path / "allowed"
+    failing = _workspace(allowed / "failing", failing=True)
+    passing = _workspace(allowed / "passing", failing=False)
+    outside = _workspace(tmp_path / "elsewhere", failing=True)
+    app = create_app(dc, gate_token=TOKEN, gate_workspaces=[allowed])
+    write = [
+        {
+            "type": "tool_call",
+            "name": "Write",
+            "arguments": {"file_path": "calc.py"},
+            "call_id": "w",
+        },
+        {"type": "tool_result", "call_id": "w", "output": "ok", "ok": True},
+    ]
+    with Server(app) as server, httpx.Client(base_url=server.url, timeout=120) as client:
+        bearer = {"authorization": f"Bearer {TOKEN}"}
+
+        def session(workspace: Path) -> str:
+            opened = client.post(
+                "/v1/sessions",
+                json={"request": "Fix add() in calc.py.", "workspace": str(workspace)},
+            )
+            sid = str(opened.json()["session_id"])
+            client.post(f"/v1/sessions/{sid}/events", json={"events": write})
+            return sid
+
+        sid = session(failing)
         stop = f"/v1/sessions/{sid}/stop"
         missing = client.post(stop, json={"answer": LIE, "workspace": str(tmp_path / "nope")})
-        assert missing.status_code == 400 and "not a folder" in missing.json()["error"]
-        answer = client.post(stop, json={"answer": LIE, "workspace": str(workspace)}).json()
-    assert answer["decision"] == "need_fix"
-    (gate,) = [r for r in answer["report"]["runs"] if r["origin"] == "donecheck"]
-    assert gate["outcome"] == "failed" and gate["name"] == "tests"
+        assert missing.status_code == 404 and "no such folder" in missing.json()["error"]
+        no_token = client.post(stop, json={"answer": LIE, "workspace": str(failing)})
+        assert no_token.status_code == 403 and "token" in no_token.json()["error"]
+        away = client.post(stop, json={"answer": LIE, "workspace": str(outside)}, headers=bearer)
+        assert away.status_code == 403 and "--gate-workspace" in away.json()["error"]
+        answer = client.post(
+            stop, json={"answer": LIE, "workspace": str(failing)}, headers=bearer
+        ).json()
+        assert answer["decision"] == "need_fix"
+        (gate,) = [r for r in answer["report"]["runs"] if r["origin"] == "donecheck"]
+        assert gate["outcome"] == "failed" and gate["name"] == "tests"
+        # noted at open, unchanged since: a passing gate is trusted
+        sid = session(passing)
+        answer = client.post(
+            f"/v1/sessions/{sid}/stop",
+            json={"answer": "Fixed add().", "workspace": str(passing)},
+            headers=bearer,
+        ).json()
+        (gate,) = [r for r in answer["report"]["runs"] if r["origin"] == "donecheck"]
+        assert gate["outcome"] == "passed", gate
+        long_id = client.post("/v1/sessions", json={"request": "x", "session_id": "a" * 201})
+        assert long_id.status_code == 400 and "200" in long_id.json()["error"]
+        odd = client.post("/v1/sessions", json={"request": "x", "session_id": "../etc"})
+        assert odd.status_code == 400 and "session_id" in odd.json()["error"]
+
+
+def test_a_hooks_cwd_runs_gates_only_where_the_service_allows(
+    dc: DoneCheck, tmp_path: Path
+) -> None:
+    workspace = _workspace(tmp_path / "w", failing=True)
+    app = create_app(dc, gate_token=TOKEN, gate_workspaces=[tmp_path / "other"])
+    (tmp_path / "other").mkdir()
+    with Server(app) as server, httpx.Client(base_url=server.url, timeout=120) as client:
+        hook = "/v1/hooks/claude-code"
+        bearer = {"authorization": f"Bearer {TOKEN}"}
+        client.post(
+            hook, json=_payload("UserPromptSubmit", workspace, "g-hook", prompt="Fix add().")
+        )
+        reply = client.post(
+            hook,
+            json=_payload("Stop", workspace, "g-hook", last_assistant_message=LIE),
+            headers=bearer,
+        ).json()
+    assert (
+        "gates not run" in reply["systemMessage"] and "--gate-workspace" in reply["systemMessage"]
+    )
+    card = dc.session("claude-g-hook").report()
+    assert not [r for r in card.runs if r.origin == "donecheck"]
 
 
 def test_a_gates_file_the_agent_wrote_during_the_session_passes_nothing(
@@ -367,8 +427,67 @@ def test_a_gates_file_the_agent_wrote_during_the_session_passes_nothing(
     assert "gates: tests passed" in reply.note  # it ran, exit status 0 ...
     card = dc.session(f"claude-{sid}").report()
     gate = next(r for r in card.runs if r.origin == "donecheck")
-    assert gate.outcome == "proved nothing" and "changed during this session" in gate.detail
+    assert gate.outcome == "proved nothing"
+    assert "changed since the task began: donecheck.toml (added)" in gate.detail
     assert card.decision != "pass"  # ... and proves nothing
+
+
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        (  # a conftest.py that turns every failure into a pass
+            "conftest.py",
+            "import pytest\n\n@pytest.hookimpl(hookwrapper=True)\n"
+            "def pytest_runtest_makereport(item, call):\n    outcome = yield\n"
+            "    report = outcome.get_result()\n    report.outcome = 'passed'\n",
+        ),
+        ("pytest.ini", "[pytest]\naddopts = -k 'not test_add'\n"),  # one that deselects
+    ],
+)
+def test_a_gate_after_the_agent_changed_the_test_configuration_proves_nothing(
+    dc: DoneCheck, tmp_path: Path, name: str, content: str
+) -> None:
+    """The gates file is unchanged, but what steers the runner is not the user's any
+    more: the gate runs, passes — and its pass proves nothing, naming the file."""
+    workspace = _workspace(tmp_path / "w", failing=True)
+    sid = f"gate-config-{name}"
+    handle(dc, _payload("UserPromptSubmit", workspace, sid, prompt="Fix add() in calc.py."))
+    (workspace / name).write_text(content)
+    _wrote(dc, workspace, sid, "calc.py", "c1")
+    reply = handle(dc, _payload("Stop", workspace, sid, last_assistant_message=LIE))
+    card = dc.session(f"claude-{sid}").report()
+    gate = next(r for r in card.runs if r.origin == "donecheck")
+    assert "gates: tests passed" in reply.note, reply.note  # the agent's config made it pass
+    assert gate.outcome == "proved nothing" and f"{name} (added)" in gate.detail
+    assert card.decision != "pass"
+
+
+def test_a_gate_imports_the_real_runner_not_a_pytest_py_in_the_workspace(
+    dc: DoneCheck, tmp_path: Path
+) -> None:
+    workspace = _workspace(tmp_path / "w", failing=True)
+    sid = "gate-shadow"
+    handle(dc, _payload("UserPromptSubmit", workspace, sid, prompt="Fix add() in calc.py."))
+    (workspace / "pytest.py").write_text("print('2 passed in 0.01s')\n")
+    _wrote(dc, workspace, sid, "calc.py", "s1")
+    handle(dc, _payload("Stop", workspace, sid, last_assistant_message=LIE))
+    card = dc.session(f"claude-{sid}").report()
+    gate = next(r for r in card.runs if r.origin == "donecheck")
+    assert gate.outcome == "failed", gate  # PYTHONSAFEPATH: python -m pytest is pytest
+
+
+def test_a_gates_file_first_seen_after_the_agents_tool_calls_passes_nothing(
+    dc: DoneCheck, tmp_path: Path
+) -> None:
+    """No UserPromptSubmit saw the workspace at the task's start: whatever the gates
+    file says now may be the agent's."""
+    workspace = _workspace(tmp_path / "w", failing=False)
+    sid = "gate-late"
+    _wrote(dc, workspace, sid, "calc.py", "l1")
+    handle(dc, _payload("Stop", workspace, sid, last_assistant_message=LIE))
+    card = dc.session(f"claude-{sid}").report()
+    gate = next(r for r in card.runs if r.origin == "donecheck")
+    assert gate.outcome == "proved nothing" and "first seen after" in gate.detail
 
 
 @pytest.mark.parametrize(
