@@ -769,9 +769,11 @@ def unresolved_failures(ops: Sequence[Operation]) -> list[Operation]:
                 continue
             resolved = later.ok is True
             # a later failure of the same check stands for this one: whether the
-            # check is resolved is that run's question (failed, failed, passed: done)
+            # check is resolved is that run's question (failed, failed, passed: done);
+            # a later run that proved nothing (masked, hollow, weakened) settles nothing
+            # either way, and the runs after it still count
             superseded = same and later.ok is False
-            if same or resolved:
+            if resolved or superseded:
                 break
         if not resolved and not superseded:
             failures.append(op)
