@@ -65,6 +65,7 @@ __all__ = [
     "outcome",
     "report_kind",
     "snapshots",
+    "stands_for",
     "tool_error",
     "unresolved_failures",
 ]
@@ -677,6 +678,17 @@ def _selection(command: str) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(targets), frozenset(selectors)
 
 
+def stands_for(later: Operation, earlier: Operation) -> bool:
+    """Can ``later``'s outcome settle ``earlier``'s: the same operation, or a run of the
+    same check that covers it (``pytest`` after ``pytest tests/a.py``)?"""
+    return later.key == earlier.key or (
+        later.check == earlier.check
+        and later.command is not None
+        and earlier.command is not None
+        and covers(later.command, earlier.command)
+    )
+
+
 def covers(later: str, earlier: str) -> bool:
     """Does a run of ``later`` re-check everything ``earlier`` checked?
 
@@ -760,12 +772,7 @@ def unresolved_failures(ops: Sequence[Operation]) -> list[Operation]:
                 # a runner report no call ran resolves nothing
                 continue
             same = later.key == op.key
-            if not same and not (
-                later.check == op.check
-                and later.command is not None
-                and op.command is not None
-                and covers(later.command, op.command)
-            ):
+            if not same and not stands_for(later, op):
                 continue
             resolved = later.ok is True
             # a later failure of the same check stands for this one: whether the

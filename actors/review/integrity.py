@@ -756,7 +756,7 @@ def weakened(
     configuration between, or with fewer tests run or more left out than the failure
     of the same command had; and Python test runs after a file that shadows the
     runner was written."""
-    from donecheck.actors.review.evidence import covers
+    from donecheck.actors.review.evidence import stands_for
 
     failures: list[Operation] = []
     out: dict[int, Weakened] = {}
@@ -784,17 +784,7 @@ def weakened(
             if before:
                 out[op.call_seq] = Weakened(op, None, before)
             continue
-        resolved = [
-            f
-            for f in failures
-            if f.key == op.key
-            or (
-                f.check == op.check
-                and f.command is not None
-                and op.command is not None
-                and covers(op.command, f.command)
-            )
-        ]
+        resolved = [f for f in failures if stands_for(op, f)]
         if not resolved:
             continue
         first = resolved[0]

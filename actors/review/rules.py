@@ -76,7 +76,7 @@ from donecheck.actors.review.claims import (
 )
 from donecheck.actors.review.evidence import (
     command_of,
-    covers,
+    stands_for,
     tool_error,
     unresolved_failures,
 )
@@ -244,12 +244,7 @@ def _weakening_of(ev: Facts, failed: Operation) -> Weakened | None:
         later = found.passed
         if found.failed is None or later.call_seq < failed.call_seq:
             continue
-        if later.key == failed.key or (
-            later.check == failed.check
-            and later.command is not None
-            and failed.command is not None
-            and covers(later.command, failed.command)
-        ):
+        if stands_for(later, failed):
             return found
     return None
 
