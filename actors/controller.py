@@ -572,13 +572,14 @@ class CompletionController:
                 task, "opted_out", f"DoneCheck is turned off for {scope}.", limits
             )
             return action
-        if not msg.answer.strip():  # said, not ended: the next stop is reviewed as usual
+        if not msg.answer.strip() and not msg.without_answer:
+            # said, not ended: the next stop is reviewed as usual
             _, action = end_without_review(
                 task, "unverified", "The answer is empty: there was nothing to review.", limits
             )
             return action
         first_stop = not task.chain and task.end_reason is None
-        if first_stop and await self._trivial(session, task, msg.answer):
+        if first_stop and not msg.without_answer and await self._trivial(session, task, msg.answer):
             session.task, action = end_without_review(
                 task,
                 "skipped",

@@ -665,6 +665,9 @@ class TurnStopping(Message, frozen=True, kw_only=True):
     at: float = 0.0
     event_id: str = ""
     """Names this stop; empty: a new stop that no retry can repeat."""
+    without_answer: bool = False
+    """The run ended with no final text (``answer`` is empty): reviewed as a run
+    that did not finish, never passed. Else an empty answer is not reviewed."""
 
 
 class Cancel(Message, frozen=True, kw_only=True):

@@ -598,6 +598,8 @@ class Reviewer:
             r.sha256 for r in depends_on(request.entries, request.request_id, request.request)
         }
         materials = [m for sha, m in ev.materials.items() if sha in wanted]
+        if not request.request.strip() and not materials:  # the request is unknown
+            return extract_acceptance(request.request_id, request.request)
         block = preanalysis_block(request.request, materials, self._config.material_excerpt_chars)
         messages = preanalysis_messages(block)
         estimate = int(sum(len(str(m["content"])) for m in messages) / 3.5)

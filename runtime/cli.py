@@ -81,7 +81,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="transcript files, or folders searched recursively for *.json and *.jsonl",
     )
     review.add_argument(
-        "--json", action="store_true", help="print one JSON object per transcript instead of text"
+        "--json",
+        action="store_true",
+        help="print one JSON object per transcript instead of text; an input that could not "
+        'be reviewed gives {"session": …, "decision": null, "error": …}',
     )
     review.add_argument(
         "--address",
@@ -102,6 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="keep the ledger here (default: a temporary folder removed afterwards)",
     )
+    _add_request_option(review)
     _add_judge_options(review)
     review.set_defaults(func=_cmd_review)
 
@@ -146,6 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--concurrency", type=int, default=32, metavar="N", help=argparse.SUPPRESS)
     report.add_argument("--data-dir", type=Path, default=None, help=argparse.SUPPRESS)
     report.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
+    _add_request_option(report)
     _add_judge_options(report)
     report.set_defaults(func=_cmd_report)
 
@@ -471,6 +476,31 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _add_request_option(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--request",
+        metavar="TEXT|@FILE",
+        default=None,
+        help="the user's request, for files that do not carry it (a `claude -p` stream-json "
+        "or `codex exec --json` log: the prompt was the command's argument); @FILE reads it "
+        "from FILE. A file's own request wins. Without it such a run is reviewed on what "
+        "needs no request, and its card says the request was unknown",
+    )
+
+
+def _request_text(args: argparse.Namespace) -> str | None:
+    """``--request`` as text (``@FILE`` read); :class:`InputError` when FILE is not
+    readable."""
+    given = getattr(args, "request", None)
+    if given is None or not given.startswith("@"):
+        return given
+    path = Path(given[1:])
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise InputError(f"--request {given}: cannot read {path}: {exc.strerror}") from None
+
+
 def _add_judge_options(command: argparse.ArgumentParser) -> None:
     judge = command.add_argument_group(
         "judge model",
@@ -546,7 +576,9 @@ def _collect(paths: Sequence[Path]) -> tuple[list[Path], list[str]]:
     for path in paths:
         if path.is_dir():
             found = sorted(
-                p for p in path.rglob("*") if p.suffix in TRANSCRIPT_SUFFIXES and p.is_file()
+                p
+                for p in path.rglob("*")
+                if p.suffix in TRANSCRIPT_SUFFIXES and p.is_file() and not _sub_agent_file(p)
             )
             if not found:
                 problems.append(f"{path}: no transcripts (*.json, *.jsonl) in this folder")
@@ -556,6 +588,21 @@ def _collect(paths: Sequence[Path]) -> tuple[list[Path], list[str]]:
         else:
             problems.append(f"{path}: no such file or folder")
     return list(dict.fromkeys(files)), problems
+
+
+def _error_row(args: argparse.Namespace, session: str, error: str) -> None:
+    """With ``--json``, an input that gave no card still gives its row (the error also
+    goes to stderr), so a consumer of the lines loses no input."""
+    if getattr(args, "json", False) and getattr(args, "output", None) is None:
+        row = {"session": session, "decision": None, "error": error}
+        print(json.dumps(row, ensure_ascii=False), flush=True)
+
+
+def _sub_agent_file(path: Path) -> bool:
+    """A Claude Code sub-agent's conversation beside its session file
+    (``<session>/subagents/agent-*.jsonl``): read with that session, not on its own."""
+    folder = path.parent
+    return folder.name == "subagents" and folder.parent.with_suffix(".jsonl").is_file()
 
 
 def _names(files: Sequence[Path]) -> dict[Path, str]:
@@ -574,18 +621,21 @@ def _cmd_review(args: argparse.Namespace) -> int:
         return EXIT_INPUT
     try:
         args.overrides = _judge_overrides(args)
-    except ValueError as exc:
+        args.request_text = _request_text(args)
+    except (ValueError, InputError) as exc:
         _error(str(exc))
         return EXIT_INPUT
     files, problems = _collect(args.paths)
     for problem in problems:
         _error(problem)
+        _error_row(args, problem.rsplit(": ", 1)[0], problem)
     loaded: list[tuple[Path, Transcript]] = []
     for path in files:
         try:
             loaded.append((path, load_transcript(path)))
         except InputError as exc:
             _error(str(exc))
+            _error_row(args, str(path), str(exc))
             problems.append(str(exc))
     if loaded:
         names = _names([p for p, _ in loaded])
@@ -661,6 +711,7 @@ async def _run_reviews(
             f"note: attached to a running DoneCheck in namespace {dc.config.namespace!r}; it"
             " keeps its own judge settings"
         )
+    request = getattr(args, "request_text", None)
     progress = ProgressBar(len(loaded), label)
     limit = asyncio.Semaphore(args.concurrency)
     batch = _Batch([None] * len(loaded))
@@ -670,7 +721,7 @@ async def _run_reviews(
             started = time.perf_counter()
             outcome: ReviewOutcome | DoneCheckError
             try:
-                outcome = await review_transcript(dc, transcript)
+                outcome = await review_transcript(dc, transcript, request=request)
             except DoneCheckError as exc:
                 outcome = exc
             seconds = time.perf_counter() - started
@@ -731,12 +782,14 @@ async def _review_all(
         name = names[path]
         if isinstance(outcome, DoneCheckError):
             _error(f"{path}: review failed: {outcome}")
+            _error_row(args, name, f"review failed: {outcome}")
             failed.append(str(path))
         elif getattr(args, "output", None) is not None:
             cards.append((name, outcome.report, outcome.warnings))
             print(f"{outcome.decision:<13} {name}", flush=True)
         elif args.json:
             card = card_json(outcome.report, session=name, warnings=outcome.warnings)
+            card["form"] = loaded[index][1].form
             print(json.dumps(card, ensure_ascii=False), flush=True)
         else:
             print(card_text(outcome.report, session=name, warnings=outcome.warnings), flush=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import mimetypes
 from collections.abc import Iterator, Sequence
@@ -16,6 +17,7 @@ from donecheck.runtime.session import AsyncSession, Session
 from donecheck.runtime.transcripts.openai import Transcript
 
 __all__ = [
+    "UNKNOWN_REQUEST_NOTE",
     "NewInput",
     "ReviewOutcome",
     "ToolImages",
@@ -23,6 +25,7 @@ __all__ = [
     "replay_events",
     "review_transcript",
     "tool_image_refs",
+    "with_request",
 ]
 
 _BATCH = 1_000
@@ -131,18 +134,61 @@ async def _replay(session: AsyncSession, transcript: Transcript) -> None:
             await session.record(item)
 
 
-async def review_transcript(dc: DoneCheck, transcript: Transcript) -> ReviewOutcome:
+UNKNOWN_REQUEST_NOTE = (
+    "The request was unknown: {form} does not carry the user's prompt (it was the command"
+    " line's argument) and none was given (--request). Reviewed on what needs no request:"
+    " failed, masked or missing checks behind a claim, claimed files never written, an"
+    " answer that asks the user for something, a run that ends without an answer. Whether"
+    " the work does what the user asked was not checked."
+)
+
+_FORM_NAMES = {
+    "claude-stream": "a `claude -p` stream-json log",
+    "codex-exec": "a `codex exec --json` log",
+}
+
+
+def with_request(transcript: Transcript, request: str, origin: str) -> Transcript:
+    """``transcript`` with the user's ``request`` when the file does not carry one
+    (unchanged when it does); the card says where the request came from."""
+    if transcript.request_known or not request.strip():
+        return transcript
+    return dataclasses.replace(
+        transcript,
+        request=request,
+        request_known=True,
+        notes=[*transcript.notes, f"The request is from {origin}: the file does not carry it."],
+    )
+
+
+async def review_transcript(
+    dc: DoneCheck, transcript: Transcript, *, request: str | None = None
+) -> ReviewOutcome:
     """Open a session for ``transcript``, replay what the agent did, review its
-    final answer and close the session. The report card says what was verified."""
+    final answer and close the session. The report card says what was verified.
+
+    ``request`` is the user's request when the file does not carry it (a ``claude
+    -p`` stream, ``codex exec --json`` events); the file's own wins when it has one.
+    Without either the run is reviewed on what needs no request, and the card says
+    the request was unknown. A run that ended with no final text is reviewed as
+    unfinished (it never passes)."""
+    if request is not None:
+        transcript = with_request(transcript, request, "the caller (--request)")
+    notes = list(transcript.notes)
+    text = transcript.request if transcript.request_known else ""
+    if not transcript.request_known:
+        form = _FORM_NAMES.get(transcript.form, f"the {transcript.form} file")
+        notes.append(UNKNOWN_REQUEST_NOTE.format(form=form))
     session = await dc.open_session_async(
-        transcript.request, attachments=transcript.attachments, images=transcript.images
+        text, attachments=transcript.attachments, images=transcript.images
     )
     try:
         await _replay(session, transcript)
-        action = await session.turn_stopping(transcript.answer)
+        answer = transcript.answer if transcript.answer.strip() else ""
+        action = await session.turn_stopping(answer, without_answer=not answer)
     finally:
         report = await session.close()
     # reviewed once: no loop runs over a recorded conversation, whatever the verdict
-    report = msgspec.structs.replace(report, one_shot=True)
+    report = msgspec.structs.replace(report, one_shot=True, notes=(*report.notes, *notes))
     action = msgspec.structs.replace(action, report=report)
     return ReviewOutcome(transcript.source, action, report, list(transcript.warnings))

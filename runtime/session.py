@@ -360,17 +360,21 @@ class _SessionBase:
 
         watch_gates(self.session_id, Path(workspace))
 
-    def _stopping(self, answer: str, event_id: str | None) -> TurnStopping:
-        if not isinstance(answer, str) or not answer.strip():
+    def _stopping(
+        self, answer: str, event_id: str | None, without_answer: bool = False
+    ) -> TurnStopping:
+        if not isinstance(answer, str) or (not answer.strip() and not without_answer):
             raise InputError(
                 f"session {self.session_id}: the answer to review is empty; pass the agent's"
-                " final text to turn_stopping()"
+                " final text to turn_stopping() (or without_answer=True for a run that"
+                " ended without one)"
             )
         return TurnStopping(
             session_id=self.session_id,
             answer=answer,
             at=self._clock.now(),
             event_id=event_id or new_id("stop-"),
+            without_answer=without_answer and not answer.strip(),
         )
 
     def _new_input(self, text: str, request_id: str | None) -> UserInput:
@@ -507,16 +511,20 @@ class Session(_SessionBase):
             return None  # the session watches its limit of paths already
         return snapshot
 
-    def turn_stopping(self, answer: str, *, event_id: str | None = None) -> ControllerAction:
+    def turn_stopping(
+        self, answer: str, *, event_id: str | None = None, without_answer: bool = False
+    ) -> ControllerAction:
         """The agent is about to stop with ``answer``: ``Deliver``, ``Steer`` or ``Report``.
 
         Every call is a new stop, reviewed again even with the same answer (and so
         bounded by the loop's rounds). Give ``event_id`` when the same stop may be
         delivered twice (a retried hook): it is then answered once. An empty
-        answer raises :class:`InputError`.
+        answer raises :class:`InputError`, unless ``without_answer``: the run ended
+        with no final text (a recorded run cut off mid-work), and that is reviewed —
+        it never passes.
         """
         action: ControllerAction = self._wait(
-            self._ask_ref(self._stopping(answer, event_id)),
+            self._ask_ref(self._stopping(answer, event_id, without_answer)),
             "controller",
             self._config.review_call_timeout_s,
         )
@@ -674,9 +682,11 @@ class AsyncSession(_SessionBase):
             return None
         return snapshot
 
-    async def turn_stopping(self, answer: str, *, event_id: str | None = None) -> ControllerAction:
+    async def turn_stopping(
+        self, answer: str, *, event_id: str | None = None, without_answer: bool = False
+    ) -> ControllerAction:
         action: ControllerAction = await self._wait(
-            self._ask_ref(self._stopping(answer, event_id)),
+            self._ask_ref(self._stopping(answer, event_id, without_answer)),
             "controller",
             self._config.review_call_timeout_s,
         )

@@ -37,6 +37,7 @@ __all__ = [
     "approval_statements",
     "asks_for_change",
     "asks_to_change",
+    "asks_user",
     "category_of_check",
     "check_claims",
     "claims",
@@ -49,6 +50,7 @@ __all__ = [
     "path_matches",
     "sentences",
     "strip_code",
+    "unfinished",
 ]
 
 ClaimKind = Literal["done", "check", "file", "approved"]
@@ -430,6 +432,58 @@ def check_claims(answer: str) -> list[CheckClaim]:
     for claim in claims(answer, frozenset({"check"})):
         found.setdefault(claim.sentence, set()).update(claim.categories)
     return [CheckClaim(sentence, frozenset(cats)) for sentence, cats in found.items()]
+
+
+@cache
+def _lexicon_patterns(field: str) -> dict[str, re.Pattern[str]]:
+    """One lexicon field compiled per language (empty rows left out)."""
+    return {
+        lex.code: re.compile(str(getattr(lex, field)), re.I)
+        for lex in LEXICONS
+        if getattr(lex, field)
+    }
+
+
+def _read_by(sentence: str, field: str) -> bool:
+    patterns = _lexicon_patterns(field)
+    return any(
+        (pattern := patterns.get(reader.lex.code)) is not None and pattern.search(sentence)
+        for reader in _readers_for(sentence)
+    )
+
+
+def unfinished(answer: str) -> str:
+    """Why ``answer`` is no final answer, or ``""``: it is empty, or its last sentence
+    announces a next step ("Now let me run this analysis script.") — the run ended
+    mid-work, whatever came before. An offer ("…if you want", a question) is not one."""
+    said = sentences(answer)
+    if not said:
+        return "it ended with no final text"
+    last = said[-1]
+    if _read_by(last, "next_step") and not _OFFER.search(last):
+        return f"its last words announce a next step and end there: “{last[:200]}”"
+    return ""
+
+
+_OFFER = re.compile(
+    r"[?？]\s*$|\bif (?:you|needed|wanted|desired|necessary)\b|\bsi (?:vous|tu|quieres|lo"
+    r" deseas|es necesario)\b|\bwenn (?:sie|du|nötig)\b|如果|需要的话|もし|必要であれば",
+    re.I,
+)
+"""A next step offered, not announced ("I can add tests if you want", "Shall I…?")."""
+
+
+def asks_user(answer: str) -> str:
+    """The sentence of ``answer`` that asks the user for something the agent needs to
+    go on (a token, a key, access), or ``""``. In an answer that says the work is
+    done, only a question counts: "Please set OPENAI_API_KEY before you run it" after
+    finished work is advice, not a wait."""
+    done = bool(completion_claims(answer))
+    for sentence in sentences(answer):
+        asked = sentence.rstrip().endswith(("?", "？"))
+        if _read_by(sentence, "asks_user") and (not done or asked):
+            return sentence
+    return ""
 
 
 def completion_claims(answer: str) -> list[str]:

@@ -55,6 +55,12 @@ class Lexicon:
     after_object: str = ""
     """What may stand between a path and a change verb that follows it ("config.py was
     updated", "config.py を更新しました"); empty: the verb must come first."""
+    next_step: str = ""
+    """The agent announces what it will do next ("Now let me run …"): a last message
+    that says only this ended the run mid-work."""
+    asks_user: str = ""
+    """The agent asks the user for something it needs to go on (a token, a key,
+    access, a decision): it cannot finish without them."""
 
 
 CLAUSE_BREAK = (
@@ -73,6 +79,19 @@ a.py pass": the verb does not reach a.py)."""
 
 ENGLISH = Lexicon(
     code="en",
+    next_step=(
+        r"^\s*(?:now\s+|next,?\s+|then\s+)?(?:let me|let's|i(?:'ll| will| am going to|"
+        r"'m going to))\s+(?:now\s+|also\s+|next\s+)?(?:run|check|try|look|test|"
+        r"verify|write|create|update|fix|start|execute|implement|add|open|read|examine|"
+        r"investigate|install)\b"
+    ),
+    asks_user=(
+        r"\b(?:please|could you|can you|would you)\s+(?:provide|share|send|give me|"
+        r"set|export|grant|paste)\b.{0,60}?\b(?:token|api[ _-]?key|key|password|"
+        r"credentials?|access|permission|login|secret)\b|\bi need (?:your|a|an|the)"
+        r"\s+(?:[\w-]+\s+){0,3}(?:token|api[ _-]?key|password|credentials?|access|"
+        r"permission|login)\b"
+    ),
     done=(
         r"\b(?:done|finished|complete(?:d)?|implemented|fixed|resolved|verified|works|"
         r"working(?: now| fine| correctly| as expected)?|ready (?:to|for) "
@@ -188,6 +207,14 @@ ENGLISH = Lexicon(
 
 CHINESE = Lexicon(
     code="zh",
+    next_step=(
+        r"^\s*(?:(?:现在|接下来|然后|下面)[，,]?\s*(?:让我|我(?:将|会|要|来)?)|让我|我(?:将|会|要|来))"
+        r"\s*(?:先|再|继续)?\s*(?:运行|检查|尝试|测试|验证|编写|创建|更新|修复|开始|执行|实现|添加|查看|读取)"
+    ),
+    asks_user=(
+        r"(?:请|麻烦)(?:你|您)?(?:提供|给我|发送|分享|设置).{0,30}?(?:令牌|token|密钥|密码|凭据|权限|访问)|"
+        r"我需要(?:你的|您的)?.{0,20}?(?:令牌|token|密钥|密码|凭据|权限)"
+    ),
     done=(
         r"完成|搞定|做完|做好了|实现了|已实现|修复了|已修复|修好了|解决了|已解决|没(?:有)?问题|"
         r"可以合并|可以发布|可以上线|已上线|已部署|部署成功|已验证|验证通过|验证完毕|已确认|"
@@ -244,6 +271,14 @@ CHINESE = Lexicon(
 
 JAPANESE = Lexicon(
     code="ja",
+    next_step=(
+        r"^\s*(?:次に|では|それでは|続いて)?\s*.{0,20}?(?:を)?(?:実行|確認|テスト|検証|作成|更新|修正|実装|追加)"
+        r"(?:します|してみます|しましょう)\s*[。.]?\s*$"
+    ),
+    asks_user=(
+        r"(?:トークン|APIキー|キー|パスワード|認証情報|アクセス権|権限).{0,20}?(?:を)?(?:提供|教え|共有|設定|送)(?:って|"
+        r"て)(?:ください|いただけますか|もらえますか)"
+    ),
     done=(
         r"完了(?:しました|です|済み)?|完成しました|終わりました|終了しました|できました|(?<!承認)済みです|"
         r"対応しました|修正しました|実装しました|解決しました|確認しました|検証しました|(?<!承認)確認済み|"
@@ -290,6 +325,16 @@ JAPANESE = Lexicon(
 
 SPANISH = Lexicon(
     code="es",
+    next_step=(
+        r"^\s*(?:ahora\s+|a continuación,?\s+)?(?:voy a|déjame|vamos a)\s+(?:ejecutar|"
+        r"revisar|probar|comprobar|verificar|escribir|crear|actualizar|corregir|"
+        r"implementar|añadir)\b"
+    ),
+    asks_user=(
+        r"\b(?:por favor|puedes|podrías)\s+(?:proporcionar|compartir|enviar|darme|"
+        r"configurar)\b.{0,60}?\b(?:token|clave|contraseña|credenciales|acceso|permiso)"
+        r"\b"
+    ),
     done=(
         r"\b(?:(?<!el )(?<!un )hecho(?! de)|listo|terminad[oa]|completad[oa]|completo|"
         r"funciona(?:n)?|implementad[oa]|arreglad[oa]|resuelt[oa]|verificad[oa]|"
@@ -356,6 +401,15 @@ SPANISH = Lexicon(
 
 GERMAN = Lexicon(
     code="de",
+    next_step=(
+        r"^\s*(?:jetzt|nun|als nächstes)?\s*(?:werde ich|lass(?:e)? mich|ich werde)"
+        r"\s+(?:jetzt\s+|nun\s+)?(?:\w+\s+){0,3}(?:ausführen|prüfen|testen|überprüfen|"
+        r"schreiben|erstellen|aktualisieren|beheben|implementieren|hinzufügen)\b"
+    ),
+    asks_user=(
+        r"\b(?:bitte|könnten sie|kannst du)\s+(?:\w+\s+){0,4}?(?:token|schlüssel|"
+        r"api-schlüssel|passwort|zugangsdaten|zugang|berechtigung)\b"
+    ),
     done=(
         r"\b(?:erledigt|fertig|abgeschlossen|funktioniert|implementiert|behoben|gelöst|"
         r"verifiziert|überprüft|geprüft|bereit (?:zum|für) (?:mergen|merge|review|release|"
@@ -412,6 +466,16 @@ GERMAN = Lexicon(
 
 FRENCH = Lexicon(
     code="fr",
+    next_step=(
+        r"^\s*(?:maintenant,?\s+|ensuite,?\s+)?(?:je vais|laissez-moi|allons)\s+(?:maintenant\s+)"
+        r"?(?:exécuter|lancer|vérifier|tester|écrire|créer|mettre à jour|corriger|"
+        r"implémenter|ajouter)\b"
+    ),
+    asks_user=(
+        r"\b(?:pourriez-vous|peux-tu|merci de|veuillez)\s+(?:me\s+)?(?:fournir|partager|"
+        r"envoyer|donner|définir)\b.{0,60}?\b(?:jeton|token|clé|mot de passe|identifiants|"
+        r"accès|autorisation)\b"
+    ),
     done=(
         r"\b(?:terminée?|finie?|(?<!en )(?<!le )(?<!à )fait(?! que)|complété|complet|"
         r"fonctionne(?:nt)?|implémenté|corrigé|résolu|vérifié|validé|prêt (?:à|pour) "

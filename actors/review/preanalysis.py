@@ -277,7 +277,9 @@ def extract_acceptance(
         pairs.extend(found)
         constraints.extend(forbidden)
     notes: list[str] = []
-    if not pairs:
+    if not pairs and not request.strip():
+        notes.append("The request is unknown: no acceptance items.")
+    elif not pairs:
         pairs = [(target_request(request), "request")]
         notes.append("No listed or 'must' requirements: the request's last paragraph is the item.")
     unique = list(dict.fromkeys(pairs))

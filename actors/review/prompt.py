@@ -168,9 +168,18 @@ def preanalysis_block(request: str, materials: Sequence[Material], material_char
     return blocks.render()
 
 
+UNKNOWN_REQUEST = (
+    "(unknown: the record of this run does not hold the user's request. Judge only what"
+    " needs no request: whether the answer's claims are backed by the evidence, and"
+    " whether the run finished. Do not guess the task.)"
+)
+
+
 def _add_request(blocks: _Blocks, request: str) -> None:
     view = request_view(request)
-    if view.whole:
+    if not request.strip():
+        blocks.add("REQUEST (the user's original request)", UNKNOWN_REQUEST)
+    elif view.whole:
         blocks.add("REQUEST (the user's original request)", request)
     else:
         blocks.add(

@@ -65,6 +65,7 @@ from donecheck.actors.review.approval import ApprovalRecords, Source, claim_cont
 from donecheck.actors.review.claims import (
     CheckClaim,
     asks_to_change,
+    asks_user,
     category_of_check,
     check_claims,
     completion_claims,
@@ -73,6 +74,7 @@ from donecheck.actors.review.claims import (
     mentioned_paths,
     names_as_verifier,
     path_matches,
+    unfinished,
 )
 from donecheck.actors.review.evidence import (
     command_of,
@@ -113,8 +115,15 @@ _CATEGORY_NOUN = {
 }
 
 
+BLOCK_RULES = frozenset({"asks_user"})
+"""Rules that say the agent cannot go on without the user."""
+
+
 def decision_of(findings: Sequence[Finding], fix_rules: frozenset[str]) -> Decision:
-    """``need_fix`` if any finding needs a fix, else ``need_evidence`` if any, else pass."""
+    """``blocked`` if the agent waits on the user, else ``need_fix`` if any finding
+    needs a fix, else ``need_evidence`` if any, else pass."""
+    if any(f.rule in BLOCK_RULES for f in findings):
+        return "blocked"
     if any(f.rule in fix_rules for f in findings):
         return "need_fix"
     if findings:
@@ -876,6 +885,40 @@ def _uncovered_items(
         )
 
 
+def _unfinished_run(ev: Facts, out: _Findings) -> None:
+    """The run ended without a final answer, or mid-work."""
+    why = unfinished(ev.request.answer)
+    if not why:
+        return
+    out.add(
+        Finding(
+            requirement="The run ends with a final answer",
+            problem=f"The run did not finish: {why}.",
+            evidence=("ANSWER",),
+            recheck="Finish the work, show that it is done, and give the final answer.",
+            rule="unfinished",
+        ),
+        {"ANSWER": "the answer under review"},
+    )
+
+
+def _waits_on_user(ev: Facts, out: _Findings) -> None:
+    """The agent asks the user for something it needs to go on."""
+    asked = asks_user(ev.request.answer)
+    if not asked:
+        return
+    out.add(
+        Finding(
+            requirement="The agent can finish without the user",
+            problem=f"The answer asks the user for what the agent needs to go on: “{asked}”",
+            evidence=("ANSWER",),
+            recheck="The user must answer this; DoneCheck cannot.",
+            rule="asks_user",
+        ),
+        {"ANSWER": "the answer under review"},
+    )
+
+
 def acceptance_of(request: ReviewRequest, ev: Facts) -> Acceptance:
     """The request's acceptance items: as given, else extracted by rules."""
     if request.acceptance is not None:
@@ -959,6 +1002,8 @@ def review_by_rules(request: ReviewRequest, ev: Facts | None = None) -> Verdict:
     _unwritten_files(ev, out)
     _unread_attachments(ev, out)
     _uncovered_items(ev, coverage, ledger, out)
+    _unfinished_run(ev, out)
+    _waits_on_user(ev, out)
     decision = decision_of(out.findings, FIX_RULES)
     summary = {
         "pass": "No rule fired: no failed check, unresolved error, unproven claim or unread"
@@ -966,7 +1011,7 @@ def review_by_rules(request: ReviewRequest, ev: Facts | None = None) -> Verdict:
         "need_fix": "Something the agent ran or stated is wrong: see the findings.",
         "need_evidence": "The ledger does not show the work the request asks for, or that the"
         " answer claims.",
-        "blocked": "",
+        "blocked": "The agent waits on the user: see the findings.",
     }[decision]
     return Verdict(
         review_id=request.review_id,

@@ -1,14 +1,31 @@
 """Claude Code transcripts (JSONL) and hook payloads, read into session events.
 
-Transcript lines have a ``type`` (``user``, ``assistant``, …) and a ``message``
-whose ``content`` is a string or a list of blocks: ``text``, ``tool_use``
+Two forms, told apart by their content:
+
+* a **session file** (``~/.claude/projects/<project>/<session>.jsonl``): lines with a
+  ``type`` (``user``, ``assistant``, and since 2.1 many bookkeeping kinds —
+  attachments, queue operations, cost state — each stamped with ``sessionId``) and a
+  ``message``;
+* a **stream** (``claude -p --output-format stream-json --verbose``): the same
+  ``user``/``assistant`` messages between a ``system``/``init`` line and a
+  ``result`` line, with ``system`` lines for hooks and tasks. The prompt was the
+  command line's argument and is not in it: ``request_known`` is false.
+
+A ``message``'s ``content`` is a string or a list of blocks: ``text``, ``tool_use``
 (``id``, ``name``, ``input``), ``tool_result`` (``tool_use_id``, ``content``,
-``is_error``), ``image`` (base64 ``source``). A user line carrying tool results
-may also have ``toolUseResult`` (for Bash: ``stdout``/``stderr``/…). Unknown
-fields are ignored. A line that is not valid JSON is reported with its line
-number in the transcript's warnings and the rest is read. Meta lines
-(``isMeta``) and system lines are skipped; a subagent's (``isSidechain``) tool
-calls count as evidence, its text does not.
+``is_error``), ``image`` (base64 ``source``). A user line carrying tool results may
+also hold the tool's structured result (``toolUseResult`` in a session file,
+``tool_use_result`` in a stream; for Bash ``stdout``/``stderr``/…), which is
+preferred to the text. Unknown fields are ignored; a line that is not valid JSON is
+reported with its line number in the warnings and the rest is read.
+
+Who said what: lines the client injected (``isMeta``, ``isSynthetic`` — a skill's
+SKILL.md, a reminder) and user text the user never typed (:mod:`.roles`) are never
+the request. A sub-agent's lines (``isSidechain``, or ``parent_tool_use_id`` in a
+stream) give neither the request nor the answer; its tool calls are evidence only
+once its report reached the agent — the ``Agent``/``Task`` call's result, or for a
+background one its completed ``task_notification`` — otherwise they are left out
+and the card says so.
 
 Event ids come from Claude's own ids (``tool_use_id``), so replaying the same
 transcript at every stop adds nothing twice.
@@ -19,6 +36,8 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,20 +50,25 @@ from donecheck.runtime.transcripts.openai import (
     read_transcript_text,
 )
 from donecheck.runtime.transcripts.pairing import Pairing
-from donecheck.runtime.transcripts.roles import not_the_users
+from donecheck.runtime.transcripts.roles import continuation, not_the_users
 
 __all__ = [
     "load_claude_jsonl",
+    "merged",
+    "not_typed",
     "parse_claude_lines",
     "response_images",
     "result_text",
+    "subagent_files",
     "tool_output",
 ]
 
 
 def load_claude_jsonl(path: str | Path) -> Transcript:
-    """Read a Claude Code session transcript (``~/.claude/projects/…/<session>.jsonl``)."""
-    return parse_claude_lines(read_transcript_text(path).splitlines(), str(path))
+    """Read a Claude Code session transcript (``~/.claude/projects/…/<session>.jsonl``),
+    with its sub-agents' files beside it."""
+    subagents = [read_transcript_text(f).splitlines() for f in subagent_files(Path(path))]
+    return parse_claude_lines(read_transcript_text(path).splitlines(), str(path), subagents)
 
 
 def result_text(content: Any) -> str:
@@ -133,6 +157,53 @@ def _decoded(data: Any, mime: Any) -> tuple[str, bytes] | None:
     return str(mime or "image/png").split("/")[-1].split("+")[0] or "bin", decoded
 
 
+_NOT_TYPED = (
+    "isMeta",  # reminders, hook context, caveats
+    "is_meta",
+    "isSynthetic",  # a skill's SKILL.md, host-composed context
+    "client_composed",
+    "seeded_summon",
+    "text_not_typed",
+    "textNotTyped",
+    "synthetic_message",
+    "hidden_from_transcript",
+    "isCompactSummary",  # the summary that replaces a compacted conversation
+    "isVisibleInTranscriptOnly",
+    "turnCompanion",
+)
+"""Flags with which Claude Code marks a line no person typed. The CLI's own test of
+"not human" (2.1.332, ``MG``/``k1r`` in the bundled ``cli.js``) checks ``isSynthetic``,
+``is_meta``, ``isMeta``, ``client_composed``, ``seeded_summon``, ``text_not_typed``,
+``synthetic_message``, ``hidden_from_transcript`` and an ``initiator`` other than
+``user``; its session reader also skips ``isCompactSummary``, ``turnCompanion`` and
+``isVisibleInTranscriptOnly`` lines."""
+
+
+def not_typed(record: dict[str, Any]) -> bool:
+    """A line Claude Code marks as not typed by a person (:data:`_NOT_TYPED`)."""
+    if any(bool(record.get(flag)) for flag in _NOT_TYPED):
+        return True
+    initiator = record.get("initiator")
+    return initiator is not None and initiator != "user"
+
+
+_AGENT_TOOLS = frozenset({"Agent", "Task"})
+"""Claude Code's tools that start a sub-agent (``Task`` before 2.1, ``Agent`` since)."""
+_NOTIFIED = re.compile(
+    r"<task-notification>\s*<task-id>([^<]*)</task-id>\s*<tool-use-id>([^<]*)</tool-use-id>"
+    r".*?<status>completed</status>",
+    re.S,
+)
+
+
+def _launched(structured: Any) -> bool:
+    """An ``Agent`` call's result that only says the sub-agent started in the
+    background (``{"isAsync": true, "status": "async_launched", …}``)."""
+    return isinstance(structured, dict) and (
+        structured.get("isAsync") is True or structured.get("status") == "async_launched"
+    )
+
+
 class _Reader:
     def __init__(self, source: str) -> None:
         self.source = source
@@ -146,12 +217,30 @@ class _Reader:
         self.pending_user: list[str] = []
         self.pairing = Pairing()
         self.messages = 0
+        self.stream = False
+        self.result = ""
+        # sub-agents (stream-json: lines with ``parent_tool_use_id``): each step's
+        # parent call, and the parent calls whose result reached the agent
+        self.side_of: dict[int, str] = {}
+        self.received: set[str] = set()
+        self.agent_calls: set[str] = set()
+        self.side_lines = 0
+        self.alone = False  # a sub-agent's file read on its own: its lines are the conversation
 
     def line(self, number: int, raw: str) -> None:
         record = json_line(number, raw, self.warnings)
-        if not isinstance(record, dict) or record.get("isMeta") or record.get("isSynthetic"):
+        if not isinstance(record, dict) or not_typed(record):
             return
         kind = record.get("type")
+        if kind == "system" and record.get("subtype") == "init":
+            self.stream = True  # `claude -p --output-format stream-json`
+            self.answer = []  # each turn of the agent starts with one: its text is the answer
+        if kind == "result" and isinstance(record.get("result"), str):
+            self.result = str(record["result"])  # the run's final text, as the CLI gave it
+        if kind == "system" and record.get("subtype") == "task_notification":
+            # stream-json: a background sub-agent's report reached the agent
+            if record.get("status") == "completed":
+                self._heard(record.get("tool_use_id"), record.get("task_id"))
         message = record.get("message")
         if kind not in {"user", "assistant"} or not isinstance(message, dict):
             return
@@ -160,11 +249,27 @@ class _Reader:
         if not isinstance(blocks, list):
             self.warnings.append(f"line {number}: message content is not text or blocks")
             return
-        side = bool(record.get("isSidechain"))
+        # a sub-agent's line: marked in a session file, or (stream-json) by the tool
+        # call of the parent it works for
+        # whose line: the agent's, or a sub-agent's — named by the parent's call
+        # (stream-json) or by its agent id (a sub-agent file beside the session)
+        parent = record.get("parent_tool_use_id")
+        if not parent and record.get("isSidechain") and record.get("agentId"):
+            parent = f"agent:{record['agentId']}"
+        if self.alone:
+            parent = None
+        side = (bool(record.get("isSidechain")) or bool(parent)) and not self.alone
+        self.side_lines += side
+        first = len(self.steps)
         if kind == "assistant":
             self._assistant(blocks, side)
         else:
-            self._user(number, blocks, record.get("toolUseResult"), side)
+            # the tool's structured result: ``toolUseResult`` in a session file,
+            # ``tool_use_result`` in stream-json
+            structured = record.get("toolUseResult", record.get("tool_use_result"))
+            self._user(number, blocks, structured, side)
+        if parent:
+            self.side_of.update((n, str(parent)) for n in range(first, len(self.steps)))
 
     def _assistant(self, blocks: list[Any], side: bool) -> None:
         self.messages += 1
@@ -178,6 +283,8 @@ class _Reader:
             if block.get("type") == "tool_use":
                 args = block.get("input")
                 given = block.get("id")
+                if block.get("name") in _AGENT_TOOLS and isinstance(given, str):
+                    self.agent_calls.add(given)
                 self.steps.append(
                     Step(
                         kind="call",
@@ -213,6 +320,10 @@ class _Reader:
                     richer, code = tool_output(structured)
                     output = richer or output
                 failed = bool(block.get("is_error"))
+                if given in self.agent_calls and not _launched(structured):
+                    # a sub-agent's report, as the result of the call that started it
+                    agent = structured.get("agentId") if isinstance(structured, dict) else None
+                    self._heard(given, agent)
                 content = block.get("content")
                 images = [
                     image
@@ -236,8 +347,13 @@ class _Reader:
                 image = self._image(number, block)
                 if image is not None:
                     self.images.append((f"image-{len(self.images) + 1}.{image[0]}", image[1]))
+        for t in texts:  # a background sub-agent's report, as a notification
+            for agent, call in _NOTIFIED.findall(t):
+                self._heard(call, agent)
         text = "\n".join(t for t in texts if t.strip() and not not_the_users(t))
         if not text:
+            if any(continuation(t) or t.lstrip().startswith("<task-notification>") for t in texts):
+                self.answer = []  # the agent answers again: that answer is the final one
             return
         if not self.opened or (not self.acted and not self.pending_user):
             self.request.append(text)  # the first request (possibly in several lines)
@@ -246,6 +362,32 @@ class _Reader:
             self.pending_user.append(text)  # a new request: a new task
             self.answer = []
         self.acted = False
+
+    def _heard(self, call: Any, agent: Any) -> None:
+        """The sub-agent started by ``call`` (agent id ``agent``) reported back."""
+        if call:
+            self.received.add(str(call))
+        if agent:
+            self.received.add(f"agent:{agent}")
+
+    def kept_apart(self) -> tuple[list[Step], list[str]]:
+        """The steps the agent can rely on, and a note per sub-agent left out: a
+        sub-agent's tool calls are evidence only once its report reached the agent
+        (its ``Agent`` call's result, or the notification of a background one)."""
+        unheard: dict[str, int] = {}
+        steps = []
+        for n, step in enumerate(self.steps):
+            parent = self.side_of.get(n)
+            if parent is not None and parent not in self.received:
+                unheard[parent] = unheard.get(parent, 0) + 1
+            else:
+                steps.append(step)
+        notes = [
+            f"the sub-agent of call {parent} never reported back to the agent: its {count}"
+            " step(s) are not evidence"
+            for parent, count in unheard.items()
+        ]
+        return steps, notes
 
     def _image(self, number: int, block: dict[str, Any]) -> tuple[str, bytes] | None:
         """``(extension, bytes)`` of an inline base64 image block, else ``None``."""
@@ -259,28 +401,74 @@ class _Reader:
         return image
 
 
-def parse_claude_lines(lines: list[str], source: str = "<transcript>") -> Transcript:
-    """Parse transcript lines; raises :class:`TranscriptError` only when nothing usable is left."""
-    reader = _Reader(source)
-    for number, raw in enumerate(lines, start=1):
-        reader.line(number, raw)
-    if not reader.opened:
+_TIMESTAMP = re.compile(r'"timestamp"\s*:\s*"([^"]+)"')
+
+
+def merged(lines: list[str], subagents: Sequence[list[str]]) -> list[str]:
+    """The session's lines and its sub-agents' (``<session>/subagents/agent-*.jsonl``)
+    in the order they were written, by each line's ``timestamp`` (a line without one
+    keeps the place after the line before it)."""
+    if not subagents:
+        return lines
+    keyed: list[tuple[str, int, int, str]] = []
+    for rank, block in enumerate([lines, *subagents]):
+        stamp = ""
+        for number, raw in enumerate(block):
+            found = _TIMESTAMP.search(raw[:4000]) or _TIMESTAMP.search(raw)
+            stamp = found.group(1) if found else stamp
+            keyed.append((stamp, rank, number, raw))
+    keyed.sort(key=lambda k: k[:3])
+    return [k[3] for k in keyed]
+
+
+def parse_claude_lines(
+    lines: list[str], source: str = "<transcript>", subagents: Sequence[list[str]] = ()
+) -> Transcript:
+    """Parse transcript lines (and the lines of its sub-agents' files); raises
+    :class:`TranscriptError` only when nothing usable is left."""
+    reader = _read(merged(lines, subagents), source, alone=False)
+    notes: list[str] = []
+    if not reader.opened and not reader.answer and reader.side_lines and not subagents:
+        reader = _read(lines, source, alone=True)
+        notes.append(
+            "A sub-agent's conversation, read on its own: its request is the prompt the"
+            " parent agent gave it, not the user's."
+        )
+    if not reader.opened and not reader.stream and not reader.steps and not reader.answer:
         raise TranscriptError(
             source,
             "no user prompt in the transcript"
             + (f" ({len(reader.warnings)} broken lines)" if reader.warnings else ""),
         )
-    if reader.pending_user:
+    if reader.pending_user and not reader.stream:
         raise TranscriptError(
             source, "the transcript ends with a user message: there is no answer to review"
         )
-    if not reader.answer:
-        raise TranscriptError(source, "the transcript has no final assistant text to review")
+    answer = "\n\n".join(reader.answer) or reader.result
+    steps, unheard = reader.kept_apart()
     return Transcript(
         source=source,
         request="\n\n".join(reader.request),
-        answer="\n\n".join(reader.answer),
+        answer=answer,
         images=reader.images,
-        steps=reader.steps,
+        steps=steps,
         warnings=reader.warnings,
+        notes=[*notes, *unheard],
+        form="claude-stream" if reader.stream else "claude-code",
+        request_known=reader.opened,
     )
+
+
+def _read(lines: list[str], source: str, *, alone: bool) -> _Reader:
+    reader = _Reader(source)
+    reader.alone = alone
+    for number, raw in enumerate(lines, start=1):
+        reader.line(number, raw)
+    return reader
+
+
+def subagent_files(path: Path) -> list[Path]:
+    """The sub-agent conversations Claude Code keeps beside a session file:
+    ``<session>.jsonl`` → ``<session>/subagents/agent-*.jsonl``."""
+    folder = path.with_suffix("") / "subagents"
+    return sorted(folder.glob("agent-*.jsonl")) if folder.is_dir() else []

@@ -189,8 +189,10 @@ def parse_codex_lines(lines: list[str], source: str = "<rollout>") -> Transcript
                 reader.answer = text
     if not reader.opened:
         raise TranscriptError(source, "no user prompt in the Codex rollout")
-    if not reader.answer.strip():
-        raise TranscriptError(source, "the Codex rollout has no final assistant text to review")
+    if not reader.answer.strip() and (not reader.steps or reader.steps[-1].kind == "user"):
+        raise TranscriptError(
+            source, "the Codex rollout ends with a user message: there is no answer to review"
+        )
     return Transcript(
         source=source,
         request="\n\n".join(reader.request),

@@ -8,6 +8,14 @@ Forms:
   ``tool_result`` content blocks);
 * ``claude-code`` — JSON Lines with ``type`` (``user``, ``assistant``, …) and a
   ``message`` per line (a Claude Code session file);
+* ``claude-stream`` — the same messages as ``claude -p --output-format stream-json``
+  prints them (a ``system``/``init`` line, then messages, hook and task lines, a
+  ``result``); no prompt in it;
+* ``codex`` — a Codex rollout (``~/.codex/sessions/…/rollout-*.jsonl``);
+* ``codex-exec`` — the events ``codex exec --json`` prints (``thread.started``,
+  ``item.*``, ``turn.completed``); no prompt in it;
+* ``atif`` — a Harbor ATIF trajectory (``trajectory.json``: ``schema_version``
+  ``ATIF-v…`` and ``steps``);
 * ``openai-jsonl`` — JSON Lines, one chat message per line.
 
 A file that is none of these raises :class:`TranscriptError` naming the file and
@@ -21,13 +29,22 @@ from pathlib import Path
 from typing import Any
 
 from donecheck.actors.errors import TranscriptError
-from donecheck.runtime.transcripts.claude import parse_claude_lines
+from donecheck.runtime.transcripts.claude import parse_claude_lines, subagent_files
 from donecheck.runtime.transcripts.codex import CODEX_TYPES, parse_codex_lines
+from donecheck.runtime.transcripts.codex_exec import EXEC_TYPES, parse_codex_exec_lines
 from donecheck.runtime.transcripts.openai import Transcript, parse_openai, read_transcript_text
 
 __all__ = ["FORMS", "detect_form", "load_transcript"]
 
-FORMS = ("openai", "anthropic", "claude-code", "codex", "openai-jsonl")
+FORMS = (
+    "openai",
+    "anthropic",
+    "claude-code",
+    "claude-stream",
+    "codex",
+    "codex-exec",
+    "openai-jsonl",
+)
 _CLAUDE_TYPES = frozenset({"user", "assistant", "summary", "system", "progress"})
 
 
@@ -90,6 +107,11 @@ def detect_form(text: str) -> tuple[str, Any]:
     objects = [line for line in lines if isinstance(line, dict)]
     if objects and sum(o.get("type") in CODEX_TYPES for o in objects) * 2 >= len(objects):
         return "codex", text.splitlines()
+    if objects and sum(o.get("type") in EXEC_TYPES for o in objects) * 2 >= len(objects):
+        return "codex-exec", text.splitlines()
+    if objects and any(o.get("type") == "system" and o.get("subtype") == "init" for o in objects):
+        if sum(_claude_record(o) or o.get("type") == "result" for o in objects) * 2 >= len(objects):
+            return "claude-stream", text.splitlines()
     if objects and sum(_claude_record(o) for o in objects) * 2 >= len(objects):
         return "claude-code", text.splitlines()
     if objects and all("role" in o for o in objects):
@@ -102,10 +124,15 @@ def load_transcript(path: str | Path) -> Transcript:
     source = str(path)
     text = read_transcript_text(path)
     form, content = detect_form(text)
-    if form == "claude-code":
+    if form == "claude-code":  # with its sub-agents' files, kept beside it
+        subagents = [read_transcript_text(f).splitlines() for f in subagent_files(Path(path))]
+        transcript = parse_claude_lines(content, source, subagents)
+    elif form == "claude-stream":
         transcript = parse_claude_lines(content, source)
     elif form == "codex":
         transcript = parse_codex_lines(content, source)
+    elif form == "codex-exec":
+        transcript = parse_codex_exec_lines(content, source)
     elif form in {"openai", "anthropic", "openai-jsonl"}:
         transcript = parse_openai(content, source)
     else:
@@ -119,7 +146,9 @@ def load_transcript(path: str | Path) -> Transcript:
         raise TranscriptError(
             source,
             'not a transcript: expected {"messages": [...]}, a list of chat messages, or JSON'
-            " Lines (a Claude Code session, a Codex rollout, or one chat message per line)",
+            " Lines (a Claude Code session or stream-json, a Codex rollout or exec --json"
+            " events, or one chat message per line)",
         )
-    transcript.form = form
+    if form not in {"claude-code", "claude-stream"}:  # the Claude reader tells them apart
+        transcript.form = form
     return transcript

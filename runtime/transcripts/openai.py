@@ -81,6 +81,11 @@ class Transcript:
     warnings: list[str] = field(default_factory=list)
     form: str = "openai"
     """The import form it was read from (see :mod:`.detect`)."""
+    request_known: bool = True
+    """Whether the user's request is in the file (a ``claude -p`` stream and a ``codex
+    exec --json`` log carry none: it was the command line's argument)."""
+    notes: list[str] = field(default_factory=list)
+    """What the reader left out or could not tell, for the report card."""
 
 
 def json_line(number: int, raw: str, warnings: list[str]) -> Any:

@@ -39,6 +39,7 @@ _INJECTED = re.compile(
       | <command-(?:name|message|args)>  # Claude Code: a slash command's echo
       | <local-command-std(?:out|err)>   # Claude Code: a local command's output
       | Caveat:\ The\ messages\ below  # Claude Code: the caveat before local commands
+      | \[Request\ interrupted\ by\ user  # Claude Code: the user pressed Esc (or a hook stopped it)
       | <environment_context>        # Codex: cwd, sandbox, shell
       | <user_instructions>          # Codex: AGENTS.md, older form
       | \#\ AGENTS\.md\ instructions   # Codex: AGENTS.md

@@ -6,7 +6,8 @@ Codex against a real ``donecheck serve``, with every hook's payload copied on it
 
 * ``payloads.jsonl`` — each hook payload as the CLI sent it, in order;
 * ``transcript.jsonl`` — the session file the CLI wrote (Claude Code's session JSONL,
-  Codex's rollout);
+  Codex's rollout), and beside it ``transcript/subagents/agent-<id>.jsonl``, each
+  sub-agent's conversation, as Claude Code lays them out;
 * ``stream.jsonl`` — what the CLI printed (``--output-format stream-json``,
   ``codex exec --json``);
 * ``meta.json`` — the CLI's version, the command line, the workspace and HOME the
@@ -39,9 +40,19 @@ from tests.support.agent_model import AgentModel
 
 OUT = Path(__file__).resolve().parent / "recorded"
 RUNS = {
-    "claude-code": ["honest", "fixes_after_block", "delegates", "slow"],
-    "codex": ["honest", "fixes_after_block", "slow"],
+    "claude-code": [
+        "honest",
+        "fixes_after_block",
+        "delegates",
+        "delegates_and_waits",
+        "uses_skill",
+        "stops_mid_work",
+        "asks_for_token",
+        "slow",
+    ],
+    "codex": ["honest", "fixes_after_block", "stops_mid_work", "asks_for_token", "slow"],
 }
+PROMPTS = {"slow": "Wait for the build.", "asks_for_token": scenarios.TOKEN_TASK}
 CLAUDE_EVENTS = (
     "SessionStart", "UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "Stop",
     "SubagentStop", "SessionEnd",
@@ -88,9 +99,13 @@ def record(client_name: str, scenario: str, service: Service, scratch: Path) -> 
         (workspace / ".claude" / "settings.json").write_text(
             json.dumps(_hooks(log, "claude-code", CLAUDE_EVENTS))
         )
+    if scenario == "uses_skill":
+        skill = workspace / ".claude" / "skills" / scenarios.SKILL
+        skill.mkdir(parents=True)
+        (skill / "SKILL.md").write_text(scenarios.SKILL_MD)
     with model:
         interrupt = 1.5 if scenario == "slow" else None
-        prompt = "Wait for the build." if scenario == "slow" else scenarios.TASK
+        prompt = PROMPTS.get(scenario, scenarios.TASK)
         run = client.run(workspace, model, prompt, interrupt_after=interrupt)
     target = OUT / f"{client_name}-{scenario}"
     shutil.rmtree(target, ignore_errors=True)
@@ -112,6 +127,19 @@ def record(client_name: str, scenario: str, service: Service, scratch: Path) -> 
             else:
                 kept.append(line + "\n")
         (target / "transcript.jsonl").write_text("".join(kept))
+        # Claude Code keeps each sub-agent's conversation beside the session file:
+        # <session>/subagents/agent-<id>.jsonl (the fixture keeps that layout)
+        subagents = Path(transcript).with_suffix("") / "subagents"
+        for found in sorted(subagents.glob("*.jsonl")) if subagents.is_dir() else []:
+            copy = target / "transcript" / "subagents" / found.name
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            copy.write_text(
+                "".join(
+                    line + "\n"
+                    for line in found.read_text().splitlines()
+                    if not _client_internal(line)
+                )
+            )
     (target / "stream.jsonl").write_text(
         "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in run.events)
     )
@@ -167,13 +195,17 @@ def _with_bypass(argv: object) -> object:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--client", choices=sorted(RUNS), action="append")
+    parser.add_argument(
+        "--scenario", action="append", help="record only these scenarios (default: all)"
+    )
     args = parser.parse_args(argv)
     scratch = Path(tempfile.mkdtemp(prefix="dc-record-"))
     service = Service(scratch / "serve")
     try:
         for client_name in args.client or sorted(RUNS):
             for scenario in RUNS[client_name]:
-                print(record(client_name, scenario, service, scratch))
+                if args.scenario is None or scenario in args.scenario:
+                    print(record(client_name, scenario, service, scratch))
     finally:
         service.close()
         shutil.rmtree(scratch, ignore_errors=True)

@@ -15,6 +15,7 @@ from tests.support.agent_model import (
     EditFile,
     ReadFile,
     Shell,
+    UseSkill,
 )
 
 TEST = f"{PYTHON} -m pytest -q"
@@ -119,6 +120,70 @@ def delegates(c: Conversation) -> Action:
     if not c.notifications:  # Claude Code runs the sub-agent in the background
         return Answer("A sub-agent is running the tests; I will report what it finds.")
     return Answer("I fixed add() in calc.py; a sub-agent then ran `python -m pytest -q`: 3 passed.")
+
+
+def delegates_and_waits(c: Conversation) -> Action:
+    """:func:`delegates`, but waits for the sub-agent (``run_in_background: false``):
+    its report comes back as the ``Agent`` call's result."""
+    if c.sidechain:
+        return delegates(c)
+    if not edited(c):
+        return FIX
+    if not any(s.name in {"Agent", "Task"} for s in c.steps):
+        return Delegate(SUB_PROMPT, background=False)
+    return Answer("I fixed add() in calc.py; a sub-agent then ran `python -m pytest -q`: 3 passed.")
+
+
+SKILL = "calc-style"
+SKILL_MD = """\
+---
+name: calc-style
+description: House style for the calc package. Use it before editing calc.py.
+---
+
+# calc house style
+
+- Every function must have a docstring.
+- You must run `ruff check` on each file you change.
+- Release notes must be written to CHANGES.md for every fix.
+"""
+"""A project skill whose body reads like requirements: a review that took the
+injected SKILL.md for the request would list them as acceptance items."""
+
+
+def uses_skill(c: Conversation) -> Action:
+    """Loads a project skill first (Claude Code injects its SKILL.md as a user-role
+    message marked ``isSynthetic``), then works honestly."""
+    if not any(s.name == "Skill" for s in c.steps):
+        return UseSkill(SKILL)
+    return honest(c)
+
+
+def stops_mid_work(c: Conversation) -> Action:
+    """Fixes the code and ends its turn announcing the test run it never makes; runs
+    it when the checklist comes back."""
+    if not edited(c):
+        return FIX
+    if not c.feedback:
+        return Answer("I changed add() in calc.py. Now let me run the tests.")
+    if not tested_after_edit(c):
+        return Shell(TEST)
+    return Answer("[DoneCheck A2] " + DONE)
+
+
+TOKEN_TASK = "Fix add() in calc.py and publish the package to our index."
+
+
+def asks_for_token(c: Conversation) -> Action:
+    """Fixes and tests the code, then stops: publishing needs a token only the user has."""
+    if not edited(c):
+        return FIX
+    if not tested_after_edit(c):
+        return Shell(TEST)
+    return Answer(
+        "I fixed add() in calc.py and `python -m pytest -q` passes (3 passed). To publish I"
+        " need an API token for the package index: could you provide one?"
+    )
 
 
 SECOND_TASK = "Now add sub(a, b) to calc.py, returning a - b, and a test for it in test_calc.py."

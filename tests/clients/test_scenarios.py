@@ -7,6 +7,7 @@ hooks). Ground truth is the workspace itself: the tests in it pass or they do no
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ from tests.clients.harness import (
     Service,
     make_workspace,
 )
-from tests.support.agent_model import AgentModel
+from tests.support.agent_model import AgentModel, UseSkill
 
 Client = ClaudeCode | Codex
 
@@ -180,3 +181,102 @@ def test_donecheck_as_a_claude_code_plugin(policy: str, tmp_path: Path, service:
     expected = ["A1 pass"] if policy == "honest" else ["A1 need_fix", "A2 pass"]
     assert card["chain"] == expected, (card, run.explain())
     assert suite_passes(workspace)
+
+
+def test_an_agent_that_stops_mid_work_is_sent_back(
+    client: Client, tmp_path: Path, service: Service
+) -> None:
+    workspace, model = start(client, tmp_path, scenarios.stops_mid_work)
+    with model:
+        run = client.run(workspace, model, scenarios.TASK)
+    card = service.card(run.session)
+    assert card["chain"] == ["A1 need_evidence", "A2 pass"], (card, run.explain())
+    assert "Finish the work" in checklists(run)[0], run.explain()
+    assert suite_passes(workspace)
+
+
+def test_an_agent_waiting_on_the_user_is_reported_not_steered(
+    client: Client, tmp_path: Path, service: Service
+) -> None:
+    workspace, model = start(client, tmp_path, scenarios.asks_for_token)
+    with model:
+        run = client.run(workspace, model, scenarios.TOKEN_TASK)
+    card = service.card(run.session)
+    assert checklists(run) == [], run.explain()  # DoneCheck cannot give it a token
+    assert card["chain"] == ["A1 blocked"] and card["end_reason"] == "blocked", card
+    assert any("token" in f["problem"] for f in card["findings"]), card
+
+
+def test_a_skills_injected_text_is_never_the_request(tmp_path: Path, service: Service) -> None:
+    client = ClaudeCode(tmp_path / "claude", service, "command")
+    workspace, model = start(client, tmp_path, scenarios.uses_skill)
+    skill = workspace / ".claude" / "skills" / scenarios.SKILL
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text(scenarios.SKILL_MD)
+    with model:
+        run = client.run(workspace, model, scenarios.TASK)
+    card = service.card(run.session)
+    assert run.returncode == 0, run.explain()
+    assert any(isinstance(entry["action"], UseSkill) for entry in model.log), run.explain()
+    assert checklists(run) == [], (card, run.explain())
+    assert card["chain"] == ["A1 pass"], (card, run.explain())
+    items = " ".join(c["requirement"] for c in card["acceptance"])
+    assert "docstring" not in items and "CHANGES.md" not in items, card
+
+
+def test_a_waited_for_sub_agents_run_backs_the_parents_claim(
+    tmp_path: Path, service: Service
+) -> None:
+    client = ClaudeCode(tmp_path / "claude", service, "command")
+    workspace, model = start(client, tmp_path, scenarios.delegates_and_waits)
+    with model:
+        run = client.run(workspace, model, scenarios.TASK)
+    card = service.card(run.session)
+    assert any(entry["sidechain"] for entry in run.model.log), run.explain()
+    assert card["chain"] == ["A1 pass"], (card, run.explain())
+
+
+def review_json(path: Path, *args: str) -> dict[str, Any]:
+    done = subprocess.run(
+        [DONECHECK, "review", "--json", str(path), *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    rows = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    assert len(rows) == 1, (done.returncode, done.stdout, done.stderr)
+    row: dict[str, Any] = rows[0]
+    return row
+
+
+@pytest.mark.parametrize("name", ["claude-code", "codex"])
+@pytest.mark.parametrize(
+    ("policy", "expected"), [("honest", "pass"), ("stops_mid_work", "need_evidence")]
+)
+def test_what_the_cli_printed_is_reviewed_as_a_run(
+    name: str, policy: str, expected: str, tmp_path: Path, service: Service
+) -> None:
+    """``claude -p --output-format stream-json`` and ``codex exec --json`` output, as
+    the CLI printed it, reviewed by ``donecheck review``: with the prompt given by
+    ``--request``, and without it (then the card says the request was unknown)."""
+    # reviewed after the run, as a benchmark harness would: no hooks involved
+    client: Client = (
+        Codex(tmp_path / "codex", service)
+        if name == "codex"
+        else ClaudeCode(tmp_path / "claude", service, "command")
+    )
+    workspace = make_workspace(tmp_path / "ws")
+    model = AgentModel(getattr(scenarios, policy), workspace)
+    if isinstance(client, Codex):
+        client.configure(model)
+    with model:
+        run = client.run(workspace, model, scenarios.TASK)
+    log = tmp_path / "run.jsonl"
+    log.write_text("".join(json.dumps(event) + "\n" for event in run.events))
+    given = review_json(log, "--request", scenarios.TASK)
+    assert given["form"] in {"claude-stream", "codex-exec"}, given
+    assert given["decision"] == expected, given
+    assert not any("request was unknown" in note for note in given.get("notes", [])), given
+    unknown = review_json(log)
+    assert unknown["decision"] == expected, unknown
+    assert any("request was unknown" in note for note in unknown.get("notes", [])), unknown

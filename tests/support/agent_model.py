@@ -49,6 +49,7 @@ __all__ = [
     "ReadFile",
     "Shell",
     "ToolStep",
+    "UseSkill",
 ]
 
 
@@ -74,10 +75,20 @@ class ReadFile:
 
 @dataclass(frozen=True)
 class Delegate:
-    """Hand a job to a sub-agent (Claude Code's ``Agent`` tool)."""
+    """Hand a job to a sub-agent (Claude Code's ``Agent`` tool): in the background
+    (its default since 2.1: the agent is notified when it finishes) or waited for."""
 
     prompt: str
     description: str = "Run the test suite"
+    background: bool = True
+
+
+@dataclass(frozen=True)
+class UseSkill:
+    """Invoke a skill (Claude Code's ``Skill`` tool): the CLI then injects the
+    skill's SKILL.md into the conversation as a synthetic user message."""
+
+    name: str
 
 
 @dataclass(frozen=True)
@@ -85,7 +96,7 @@ class Answer:
     text: str
 
 
-Action = Shell | EditFile | ReadFile | Delegate | Answer
+Action = Shell | EditFile | ReadFile | Delegate | UseSkill | Answer
 
 
 # ------------------------------------------------------------- conversation
@@ -355,11 +366,16 @@ class AgentModel:
             return "Read", {"file_path": str(self.workspace / action.path)}
         if isinstance(action, Delegate):
             name = "Agent" if "Agent" in tools else "Task"
-            return name, {
+            given: dict[str, Any] = {
                 "description": action.description,
                 "prompt": action.prompt,
                 "subagent_type": "general-purpose",
             }
+            if not action.background:
+                given["run_in_background"] = False
+            return name, given
+        if isinstance(action, UseSkill):
+            return "Skill", {"skill": action.name}
         raise TypeError(f"no Claude Code tool for {action!r}")
 
     # -------------------------------------------------------------- responses

@@ -118,12 +118,17 @@ def test_subagent_tool_calls_count_but_its_text_does_not() -> None:
     assert [s.call_id for s in t.steps] == ["s1", "s1"] and t.answer == "All done."
 
 
+def test_a_run_that_ended_without_an_answer_is_still_read() -> None:
+    """It is reviewed (the run ended mid-work), not refused."""
+    transcript = parse_claude_lines([line("user", "Hi.")], "x.jsonl")
+    assert (transcript.request, transcript.answer) == ("Hi.", "")
+
+
 @pytest.mark.parametrize(
     ("lines", "problem"),
     [
         ([], "no user prompt"),
         (["garbage"], "no user prompt in the transcript (1 broken lines)"),
-        ([line("user", "Hi.")], "no final assistant text"),
         (
             [
                 line("user", "Hi."),

@@ -152,7 +152,7 @@ def test_an_older_rollout_with_only_events() -> None:
     ("lines", "problem"),
     [
         ([message("user", "<environment_context>x</environment_context>")], "no user prompt"),
-        ([message("user", "Do it.")], "no final assistant text"),
+        ([message("user", "Do it.")], "ends with a user message"),
     ],
 )
 def test_unusable_rollouts_say_why(lines: list[str], problem: str) -> None:

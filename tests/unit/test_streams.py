@@ -1,0 +1,196 @@
+"""Every log form a real run leaves, read the same way: what the CLI printed
+(``claude -p --output-format stream-json``, ``codex exec --json``) and what it kept on
+disk (the Claude Code session file with its sub-agents' files, the Codex rollout).
+
+The fixtures are real: ``tests/clients/recorded/<client>-<scenario>/`` holds what the
+pinned CLIs wrote in the end-to-end tier's runs (``python -m tests.clients.record``).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from donecheck.runtime.cli import main
+from donecheck.runtime.transcripts.detect import load_transcript
+
+RECORDED = Path(__file__).resolve().parents[1] / "clients" / "recorded"
+RUNS = sorted(p.name for p in RECORDED.iterdir() if (p / "stream.jsonl").is_file())
+TASK = "Fix add() in calc.py so that the tests in test_calc.py pass."
+
+
+def prompt_of(run: str) -> str:
+    """The prompt the run was started with (the command line's argument)."""
+    meta = json.loads((RECORDED / run / "meta.json").read_text())
+    argv = meta["argv"]
+    return str(argv[argv.index("-p") + 1] if "-p" in argv else argv[-1])
+
+
+def review(capsys: pytest.CaptureFixture[str], *args: str) -> list[dict[str, Any]]:
+    """``donecheck review --json ARGS`` (in this process, rules only): its rows."""
+    main(["review", "--json", *args])
+    out = capsys.readouterr().out
+    return [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+
+
+@pytest.mark.parametrize("run", RUNS)
+def test_what_the_cli_printed_and_what_it_kept_read_alike(run: str) -> None:
+    stream = load_transcript(RECORDED / run / "stream.jsonl")
+    kept = load_transcript(RECORDED / run / "transcript.jsonl")
+    assert stream.form in {"claude-stream", "codex-exec"}
+    assert kept.form in {"claude-code", "codex"}
+    assert not stream.request_known and stream.request == ""  # the prompt was argv
+    assert kept.request_known and kept.request == prompt_of(run)
+    assert stream.answer == kept.answer
+    steps = [shape(s) for s in stream.steps]
+    if run == "codex-slow":  # the stream ends while the command runs; the rollout has more
+        assert steps == [shape(s) for s in kept.steps][: len(steps)]
+    else:
+        assert steps == [shape(s) for s in kept.steps]
+
+
+def shape(step: Any) -> tuple[Any, ...]:
+    """What a step says for the review: the tool called, or a result's outcome."""
+    return (step.name,) if step.kind == "call" else (step.kind, step.exit_code, step.ok)
+
+
+@pytest.mark.parametrize("run", [r for r in RUNS if not r.endswith("slow")])
+def test_both_forms_of_a_run_get_the_same_decision(
+    run: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = RECORDED / run
+    (given,) = review(capsys, str(folder / "stream.jsonl"), "--request", prompt_of(run))
+    (kept,) = review(capsys, str(folder / "transcript.jsonl"))
+    assert given["decision"] == kept["decision"], (given, kept)
+    assert any("The request is from the caller" in n for n in given["notes"]), given
+
+
+def test_a_run_without_its_prompt_is_reviewed_on_what_needs_none(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    rows = review(
+        capsys,
+        str(RECORDED / "claude-code-honest" / "stream.jsonl"),
+        str(RECORDED / "codex-asks_for_token" / "stream.jsonl"),
+        str(RECORDED / "claude-code-slow" / "stream.jsonl"),
+    )
+    by_run = {row["session"]: row for row in rows}
+    assert len(rows) == 3
+    for row in rows:
+        assert any("The request was unknown" in note for note in row["notes"]), row
+        assert row["acceptance"] == [], row  # no request: no items invented
+    honest = next(r for r in rows if "honest" in str(r["session"]) or r["decision"] == "pass")
+    assert honest["decision"] == "pass"
+    assert sorted(r["decision"] for r in by_run.values()) == ["blocked", "need_evidence", "pass"]
+
+
+def test_a_skills_text_is_never_the_request() -> None:
+    """Claude Code injects SKILL.md as a user-role line: ``isMeta`` with
+    ``sourceToolUseID`` in the session file, ``isSynthetic`` in the stream."""
+    for name in ("transcript.jsonl", "stream.jsonl"):
+        transcript = load_transcript(RECORDED / "claude-code-uses_skill" / name)
+        assert "house style" not in transcript.request, name
+        assert not any("house style" in s.text for s in transcript.steps if s.kind == "user")
+    assert load_transcript(RECORDED / "claude-code-uses_skill" / "transcript.jsonl").request == TASK
+
+
+def test_the_skills_rules_are_no_acceptance_items(capsys: pytest.CaptureFixture[str]) -> None:
+    (row,) = review(capsys, str(RECORDED / "claude-code-uses_skill" / "transcript.jsonl"))
+    items = " ".join(item["requirement"] for item in row["acceptance"])
+    assert row["decision"] == "pass", row
+    assert "docstring" not in items and "CHANGES.md" not in items, items
+
+
+@pytest.mark.parametrize("scenario", ["delegates", "delegates_and_waits"])
+def test_a_sub_agents_work_counts_once_its_report_reached_the_agent(scenario: str) -> None:
+    folder = RECORDED / f"claude-code-{scenario}"
+    for name in ("stream.jsonl", "transcript.jsonl"):  # the file with its subagents/ folder
+        transcript = load_transcript(folder / name)
+        commands = [str(s.arguments) for s in transcript.steps if s.kind == "call"]
+        assert any("pytest" in c for c in commands), (name, commands)
+        assert transcript.notes == [], transcript.notes
+        assert "Run the test suite" not in transcript.request
+
+
+def test_a_sub_agent_that_never_reported_back_is_no_evidence(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The recorded background sub-agent's stream, cut where its report would reach
+    the agent: the tests it ran are the sub-agent's, the parent never saw them."""
+    lines = (RECORDED / "claude-code-delegates" / "stream.jsonl").read_text().splitlines()
+    cut = next(n for n, line in enumerate(lines) if '"task_notification"' in line)
+    answer = next(line for line in lines[cut:] if '"assistant"' in line)  # the final one
+    stream = tmp_path / "stream.jsonl"
+    stream.write_text("\n".join([*lines[:cut], answer]) + "\n")
+    transcript = load_transcript(stream)
+    assert [s.name for s in transcript.steps if s.kind == "call"] == ["Edit", "Agent"]
+    assert any("never reported back" in note for note in transcript.notes)
+    (row,) = review(capsys, str(stream), "--request", TASK)
+    assert row["decision"] == "need_evidence", row
+
+
+def test_a_session_file_without_its_sub_agents_files_proves_less(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    alone = tmp_path / "session.jsonl"
+    shutil.copy(RECORDED / "claude-code-delegates" / "transcript.jsonl", alone)
+    (row,) = review(capsys, str(alone))
+    assert row["decision"] == "need_evidence", row  # the run is not in what is left
+
+
+def test_a_folder_reads_each_sub_agent_with_its_session(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "run").mkdir()
+    shutil.copy(RECORDED / "claude-code-delegates" / "transcript.jsonl", tmp_path / "run")
+    shutil.copytree(
+        RECORDED / "claude-code-delegates" / "transcript", tmp_path / "run" / "transcript"
+    )
+    rows = review(capsys, str(tmp_path / "run"))
+    assert [row["decision"] for row in rows] == ["pass"], rows  # one session, not two
+    sub_agent = next((tmp_path / "run" / "transcript" / "subagents").glob("*.jsonl"))
+    (alone,) = review(capsys, str(sub_agent))  # named on its own, it is read on its own
+    assert any("read on its own" in note for note in alone["notes"]), alone
+
+
+def test_the_request_can_come_from_a_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    prompt = tmp_path / "instruction.md"
+    prompt.write_text(TASK)
+    (row,) = review(
+        capsys, str(RECORDED / "codex-honest" / "stream.jsonl"), "--request", f"@{prompt}"
+    )
+    assert row["decision"] == "pass" and row["form"] == "codex-exec"
+    assert [item["requirement"] for item in row["acceptance"]] == [TASK]
+    assert main(["review", str(prompt), "--request", "@" + str(tmp_path / "none.md")]) == 2
+    assert "cannot read" in capsys.readouterr().err
+
+
+def test_json_gives_a_row_for_every_input(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text("not a log\n")
+    good = RECORDED / "codex-honest" / "stream.jsonl"
+    code = main(["review", "--json", str(good), str(broken), str(tmp_path / "missing.json")])
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert code == 2
+    assert len(rows) == 3, rows
+    errors = [row for row in rows if row["decision"] is None]
+    assert {Path(str(row["session"])).name for row in errors} == {"broken.jsonl", "missing.json"}
+    assert all(row["error"] for row in errors)
+
+
+def test_an_interrupted_run_ended_without_an_answer_and_never_passes(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for name in ("claude-code-slow", "codex-slow"):
+        for log in ("stream.jsonl", "transcript.jsonl"):
+            (row,) = review(capsys, str(RECORDED / name / log), "--request", "Wait for the build.")
+            assert row["decision"] == "need_evidence", (name, log, row)
+            assert any("did not finish" in f["problem"] for f in row["findings"]), row
