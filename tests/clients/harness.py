@@ -13,6 +13,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from dataclasses import dataclass, field
@@ -356,11 +357,13 @@ def _run(
 
 
 def installed_version(binary: Path) -> str:
-    done = subprocess.run(
-        [str(binary), "--version"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(HERE)},
-    )
+    """``binary --version``, run in a HOME of its own (the CLIs write there)."""
+    with tempfile.TemporaryDirectory(prefix="dc-version-") as home:
+        done = subprocess.run(
+            [str(binary), "--version"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": home},
+        )
     return done.stdout.strip()
