@@ -331,14 +331,20 @@ def build_parser() -> argparse.ArgumentParser:
 
     evaluate = commands.add_parser(
         "eval",
-        help="measure how often DoneCheck decides right on labelled transcripts",
+        help="measure how often DoneCheck decides right: labelled transcripts, or benchmark "
+        "runs against their rewards",
         description=(
             "Review every transcript under DIR (any import form, told from its content) and "
             'compare each decision with FILE, a JSON object {"<file name>": {"decision": '
             '"…", "why": "…"}} (an entry may also list the "rules" that should fire and '
             'the session\'s "lang"). Prints agreement, the confusion matrix, false passes '
             "first (sessions let through — decided pass, or skipped — that should not be), "
-            "per-rule precision and recall, and a per-language and per-form breakdown."
+            "per-rule precision and recall, and a per-language and per-form breakdown. "
+            "When DIR is a Harbor jobs folder (trials with result.json) and no --expected is "
+            "given, each trial's agent log is reviewed and scored against its verifier's "
+            "reward instead: failures caught, failures passed — those the log itself shows "
+            "(a DoneCheck defect) apart from those only the hidden tests show — and successes "
+            "flagged, per agent and model."
         ),
         epilog=(
             "Exit status: 0 all compared, 1 a gate failed (--max-false-passes, "
@@ -350,7 +356,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     evaluate.add_argument("directory", metavar="DIR", type=Path, help="folder of transcripts")
     evaluate.add_argument(
-        "--expected", required=True, metavar="FILE", type=Path, help="expected decisions (JSON)"
+        "--expected",
+        metavar="FILE",
+        type=Path,
+        help="expected decisions (JSON); not needed for a Harbor jobs folder",
+    )
+    evaluate.add_argument(
+        "--log",
+        choices=("trajectory", "session", "stream"),
+        default=None,
+        help="Harbor trials: review this log first — agent/trajectory.json (ATIF), the CLI's "
+        "session file, or what it printed (default: in that order, the first found)",
     )
     evaluate.add_argument(
         "--json", action="store_true", help="print one JSON line per figure (benchmark format)"
@@ -815,6 +831,16 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     if not args.directory.is_dir():
         _error(f"{args.directory}: not a folder")
         return EXIT_INPUT
+    if args.expected is None:
+        from donecheck.runtime.harbor import is_harbor
+
+        if is_harbor(args.directory):
+            return _cmd_eval_harbor(args)
+        _error(
+            f"{args.directory}: give --expected FILE (this is no Harbor jobs folder: no trial"
+            " result.json under it)"
+        )
+        return EXIT_INPUT
     try:
         args.overrides = _judge_overrides(args)
         expected, problems = load_expected(args.expected)
@@ -886,14 +912,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         _error(f"{args.expected}: {name!r} is expected but there is no such transcript")
     for name in evaluation.unexpected:
         _error(f"{name}: no expectation in {args.expected}")
-    if args.json:
-        for figure in evaluation.figures():
-            print(json.dumps(figure, ensure_ascii=False))
-    else:
-        print(evaluation.text())
-    if args.html is not None:
-        args.html.write_text(evaluation.html(), encoding="utf-8")
-        print(f"wrote {args.html}", file=sys.stderr if args.json else sys.stdout)
+    _show_evaluation(args, evaluation)
     gate = []
     if args.max_false_passes is not None and len(evaluation.false_passes) > args.max_false_passes:
         gate.append(
@@ -911,6 +930,74 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     if problems or missing_dir or evaluation.missing or evaluation.unexpected or unreadable:
         return EXIT_INPUT
     return EXIT_OK
+
+
+def _show_evaluation(args: argparse.Namespace, evaluation: Any) -> None:
+    """An evaluation as text or ``--json`` figures, and its ``--html`` page."""
+    if args.json:
+        for figure in evaluation.figures():
+            print(json.dumps(figure, ensure_ascii=False))
+    else:
+        print(evaluation.text())
+    if args.html is not None:
+        args.html.write_text(evaluation.html(), encoding="utf-8")
+        print(f"wrote {args.html}", file=sys.stderr if args.json else sys.stdout)
+
+
+def _cmd_eval_harbor(args: argparse.Namespace) -> int:
+    """``eval`` of a Harbor jobs folder: each trial reviewed, scored by its reward."""
+    from donecheck.runtime.harbor import RewardEvaluation, TrialScore, find_trials, shows_failure
+
+    try:
+        args.overrides = _judge_overrides(args)
+    except ValueError as exc:
+        _error(str(exc))
+        return EXIT_INPUT
+    trials = find_trials(args.directory, args.log or "")
+    readable = [t for t in trials if t.transcript is not None]
+    unreadable = [t for t in trials if t.transcript is None]
+    for trial in unreadable:
+        _error(f"{trial.folder}: {trial.problem}")
+    scores: list[TrialScore] = []
+    batch = None
+    if readable:
+        loaded = [(t.log or t.folder, t.transcript) for t in readable]
+        try:
+            batch = asyncio.run(_run_reviews(loaded, args, "evaluating"))
+        except DoneCheckError as exc:
+            _error(str(exc))
+            return EXIT_FAILURE
+        for trial, result in zip(readable, batch.results, strict=True):
+            if result is None:
+                continue
+            outcome, _seconds = result
+            if isinstance(outcome, DoneCheckError):
+                trial.problem = f"review failed: {outcome}"
+                _error(f"{trial.folder}: {trial.problem}")
+                unreadable.append(trial)
+                continue
+            assert trial.transcript is not None
+            failed = trial.succeeded is False
+            scores.append(
+                TrialScore(
+                    trial=trial,
+                    decision=outcome.decision,
+                    visible=shows_failure(trial.transcript, trial.verifier_output)
+                    if failed
+                    else "",
+                    rules=tuple(dict.fromkeys(f.rule for f in outcome.report.findings if f.rule)),
+                )
+            )
+    evaluation = RewardEvaluation(scores, unreadable)
+    _show_evaluation(args, evaluation)
+    defects = len(evaluation.defects)
+    if args.max_false_passes is not None and defects > args.max_false_passes:
+        _error(f"{defects} failure(s) the log shows were passed, more than {args.max_false_passes}")
+        return EXIT_FAILURE
+    if batch is not None and batch.interrupted:
+        batch.say_interrupted()
+        return EXIT_INTERRUPTED
+    return EXIT_INPUT if unreadable else EXIT_OK
 
 
 def _write_html(path: Path, cards: list[tuple[str, Any, list[str]]]) -> None:

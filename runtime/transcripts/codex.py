@@ -37,10 +37,20 @@ from donecheck.runtime.transcripts.openai import (
 from donecheck.runtime.transcripts.pairing import Pairing
 from donecheck.runtime.transcripts.roles import not_the_users
 
-__all__ = ["CODEX_TYPES", "codex_arguments", "load_codex", "parse_codex_lines"]
+__all__ = ["CODEX_TYPES", "codex_arguments", "exit_status", "load_codex", "parse_codex_lines"]
 
 CODEX_TYPES = frozenset({"session_meta", "turn_context", "response_item", "event_msg", "compacted"})
-_EXITED = re.compile(r"Process exited with code (-?\d+)")
+EXITED = re.compile(r"Process exited with code (-?\d+)|^Exit code: (-?\d+)$", re.M)
+"""A Codex tool output's exit status: ``exec_command``'s "Process exited with code N",
+the freeform tools' (``apply_patch``, ``shell``) "Exit code: N" first line."""
+
+
+def exit_status(text: str) -> int | None:
+    """The exit status in the header Codex puts before a tool's ``Output:`` — never
+    a line of the output itself (a command may print "Exit code: 0" as it fails)."""
+    header = text.split("\nOutput:", 1)[0]
+    found = EXITED.search(header)
+    return int(found.group(1) or found.group(2)) if found else None
 
 
 def load_codex(path: str | Path) -> Transcript:
@@ -95,8 +105,7 @@ def _output(raw: Any) -> tuple[str, int | None]:
         metadata = data.get("metadata")
         code = metadata.get("exit_code") if isinstance(metadata, dict) else None
         return str(data.get("output") or ""), code if isinstance(code, int) else None
-    exited = _EXITED.findall(raw)
-    return raw, int(exited[-1]) if exited else None
+    return raw, exit_status(raw)
 
 
 class _Reader:
@@ -189,10 +198,6 @@ def parse_codex_lines(lines: list[str], source: str = "<rollout>") -> Transcript
                 reader.answer = text
     if not reader.opened:
         raise TranscriptError(source, "no user prompt in the Codex rollout")
-    if not reader.answer.strip() and (not reader.steps or reader.steps[-1].kind == "user"):
-        raise TranscriptError(
-            source, "the Codex rollout ends with a user message: there is no answer to review"
-        )
     return Transcript(
         source=source,
         request="\n\n".join(reader.request),

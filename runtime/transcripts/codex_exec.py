@@ -138,6 +138,9 @@ def parse_codex_exec_lines(lines: list[str], source: str = "<codex exec>") -> Tr
                     kind="result",
                     call_id=call_id,
                     output="patch failed" if failed else "patch applied",
+                    # the rollout's apply_patch output says "Exit code: 0" for the same
+                    # change: the same status here
+                    exit_code=None if failed else 0,
                     ok=False if failed else None,
                 )
             )

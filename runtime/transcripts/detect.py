@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from donecheck.actors.errors import TranscriptError
+from donecheck.runtime.transcripts.atif import is_atif, parse_atif
 from donecheck.runtime.transcripts.claude import parse_claude_lines, subagent_files
 from donecheck.runtime.transcripts.codex import CODEX_TYPES, parse_codex_lines
 from donecheck.runtime.transcripts.codex_exec import EXEC_TYPES, parse_codex_exec_lines
@@ -43,6 +44,7 @@ FORMS = (
     "claude-stream",
     "codex",
     "codex-exec",
+    "atif",
     "openai-jsonl",
 )
 _CLAUDE_TYPES = frozenset({"user", "assistant", "summary", "system", "progress"})
@@ -95,6 +97,8 @@ def detect_form(text: str) -> tuple[str, Any]:
     except json.JSONDecodeError:
         data = None
     else:
+        if is_atif(data):
+            return "atif", data
         messages = _messages(data)
         if messages is not None:
             return ("anthropic" if _anthropic(messages) else "openai"), data
@@ -133,6 +137,8 @@ def load_transcript(path: str | Path) -> Transcript:
         transcript = parse_codex_lines(content, source)
     elif form == "codex-exec":
         transcript = parse_codex_exec_lines(content, source)
+    elif form == "atif":
+        transcript = parse_atif(content, source, Path(path).parent)
     elif form in {"openai", "anthropic", "openai-jsonl"}:
         transcript = parse_openai(content, source)
     else:
@@ -145,9 +151,9 @@ def load_transcript(path: str | Path) -> Transcript:
                 ) from None
         raise TranscriptError(
             source,
-            'not a transcript: expected {"messages": [...]}, a list of chat messages, or JSON'
-            " Lines (a Claude Code session or stream-json, a Codex rollout or exec --json"
-            " events, or one chat message per line)",
+            'not a transcript: expected {"messages": [...]}, a list of chat messages, an ATIF'
+            " trajectory, or JSON Lines (a Claude Code session or stream-json, a Codex rollout"
+            " or exec --json events, or one chat message per line)",
         )
     if form not in {"claude-code", "claude-stream"}:  # the Claude reader tells them apart
         transcript.form = form

@@ -152,7 +152,6 @@ def test_an_older_rollout_with_only_events() -> None:
     ("lines", "problem"),
     [
         ([message("user", "<environment_context>x</environment_context>")], "no user prompt"),
-        ([message("user", "Do it.")], "ends with a user message"),
     ],
 )
 def test_unusable_rollouts_say_why(lines: list[str], problem: str) -> None:
@@ -182,3 +181,8 @@ def test_review_detects_the_form_and_decides(local: DoneCheck, tmp_path: Path) -
         assert transcript.form == "codex"
         decided[path.name] = asyncio.run(review_transcript(local, transcript)).decision
     assert decided == {failing.name: "need_fix", passing.name: "pass"}
+
+
+def test_a_rollout_that_stops_after_the_request_is_a_run_without_an_answer() -> None:
+    read = parse_codex_lines([message("user", "Do it.")], "r.jsonl")
+    assert read.request == "Do it." and read.answer == "" and read.steps == []

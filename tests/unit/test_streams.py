@@ -194,3 +194,19 @@ def test_an_interrupted_run_ended_without_an_answer_and_never_passes(
             (row,) = review(capsys, str(RECORDED / name / log), "--request", "Wait for the build.")
             assert row["decision"] == "need_evidence", (name, log, row)
             assert any("did not finish" in f["problem"] for f in row["findings"]), row
+
+
+@pytest.mark.parametrize("form", ["claude-code", "claude-stream", "codex", "codex-exec", "atif"])
+def test_the_long_log_benchmark_grows_real_runs_into_readable_logs(
+    form: str, tmp_path: Path
+) -> None:
+    """``benchmarks.log_reading`` repeats a recorded run's tool call: the grown file
+    is still read as that form, with the calls it added and the run's own answer."""
+    from benchmarks.log_reading import forms
+
+    grown = tmp_path / ("log.json" if form == "atif" else "log.jsonl")
+    grown.write_text(forms()[form](200_000))
+    transcript = load_transcript(grown)
+    assert transcript.form == form
+    assert len(transcript.steps) > 100
+    assert transcript.answer.startswith("I fixed add()")
