@@ -112,11 +112,13 @@ def test_a_fresh_process_reviews_in_process_quietly(tmp_path: Path) -> None:
     # stderr holds exactly our one-line error: no Ray log noise
     assert done.stderr.splitlines() == [
         f"donecheck: error: {broken}: not a transcript: expected "
-        '{"messages": [...]}, a list of chat messages, or JSON Lines '
-        "(a Claude Code session, a Codex rollout, or one chat message per line)"
+        '{"messages": [...]}, a list of chat messages, an ATIF trajectory, or JSON '
+        "Lines (a Claude Code session or stream-json, a Codex rollout or exec --json "
+        "events, or one chat message per line)"
     ]
-    decisions = {
-        json.loads(line)["session"]: json.loads(line)["decision"]
-        for line in done.stdout.splitlines()
-    }
-    assert decisions == EXPECTED
+    rows = [json.loads(line) for line in done.stdout.splitlines()]
+    decisions = {row["session"]: row["decision"] for row in rows}
+    # the file it could not read has its row too, so a JSON consumer loses nothing
+    assert decisions == {**EXPECTED, str(broken): None}
+    (error,) = [row["error"] for row in rows if row["session"] == str(broken)]
+    assert error.startswith(f"{broken}: not a transcript")
