@@ -2,7 +2,9 @@
 
 One JSON object per line, ``{"timestamp", "type", "payload"}``:
 
-* ``session_meta`` / ``turn_context`` — the session's and each turn's settings (skipped);
+* ``session_meta`` / ``turn_context`` — the session's and each turn's settings (skipped,
+  but a ``session_meta`` whose ``source`` is a sub-agent marks the rollout as a
+  sub-agent's conversation, and the card says so);
 * ``response_item`` — what the model saw and said: ``message`` (role ``user``,
   ``assistant`` or ``developer``; content parts ``input_text`` / ``output_text``),
   ``function_call`` / ``function_call_output`` (the ``shell`` tool: ``command`` an
@@ -117,6 +119,7 @@ class _Reader:
         self.answer = ""
         self.opened = False
         self.acted = False
+        self.subagent = False
         self.pending_user: list[str] = []
         self.pairing = Pairing()
         self.events: list[tuple[str, str]] = []
@@ -176,7 +179,11 @@ class _Reader:
         payload = record.get("payload")
         if not isinstance(payload, dict):
             return
-        if record.get("type") == "response_item":
+        if record.get("type") == "session_meta":
+            source = payload.get("source")
+            if isinstance(source, dict) and ("subagent" in source or "sub_agent" in source):
+                self.subagent = True  # a thread another Codex agent spawned
+        elif record.get("type") == "response_item":
             self.item(number, payload)
         elif record.get("type") == "event_msg" and payload.get("type") in {
             "user_message",
@@ -198,6 +205,14 @@ def parse_codex_lines(lines: list[str], source: str = "<rollout>") -> Transcript
                 reader.answer = text
     if not reader.opened:
         raise TranscriptError(source, "no user prompt in the Codex rollout")
+    notes = (
+        [
+            "A sub-agent's conversation (session_meta: spawned by another agent), read on"
+            " its own: its request is the prompt the parent agent gave it, not the user's."
+        ]
+        if reader.subagent
+        else []
+    )
     return Transcript(
         source=source,
         request="\n\n".join(reader.request),
@@ -205,4 +220,5 @@ def parse_codex_lines(lines: list[str], source: str = "<rollout>") -> Transcript
         steps=reader.steps,
         warnings=reader.warnings,
         form="codex",
+        notes=notes,
     )

@@ -12,7 +12,12 @@ Items: ``command_execution`` (``command``, ``aggregated_output``, ``exit_code``,
 ``status``) is a shell call and its result; ``file_change`` (``changes`` of ``path``
 and ``kind`` add/update/delete, ``status``) a write of those files, its content not
 shown; ``mcp_tool_call`` (``server``, ``tool``, ``arguments``, ``result``/``error``) a
-tool call; ``agent_message`` the agent's text (the last one is the answer);
+tool call; ``collab_tool_call`` (``spawn_agent``, ``send_input``, ``wait``,
+``close_agent``, with ``agents_states``) a sub-agent call whose result is what the
+agent received — the sub-agent's state and message; its own steps are not in the
+stream, so they are never the parent's evidence; a ``request_user_input`` event's
+questions stand as the answer unless the agent says more after them;
+``agent_message`` the agent's text (the last one is the answer);
 ``reasoning``, ``plan``, ``todo_list``, ``web_search`` are not evidence; ``error``
 items and events are warnings. Only completed items count: a command still running
 when the stream ends is a call with no result.
@@ -79,6 +84,14 @@ def parse_codex_exec_lines(lines: list[str], source: str = "<codex exec>") -> Tr
             continue
         events += 1
         kind = record["type"]
+        if kind == "request_user_input":  # the agent asks the user and waits
+            questions = [
+                str(q.get("question") or q.get("header") or "")
+                for q in record.get("questions") or []
+                if isinstance(q, dict)
+            ]
+            answer = " ".join(q for q in questions if q) or answer
+            continue
         if kind == "error" or kind == "turn.failed":
             error = record.get("error") if kind == "turn.failed" else record
             message = error.get("message") if isinstance(error, dict) else error
@@ -144,6 +157,32 @@ def parse_codex_exec_lines(lines: list[str], source: str = "<codex exec>") -> Tr
                     ok=False if failed else None,
                 )
             )
+        elif item_type == "collab_tool_call" and kind == "item.completed":
+            # a Codex sub-agent: what the agent receives is its state and report, never
+            # the sub-agent's own steps (they are not in this stream)
+            prompt = item.get("prompt")
+            steps.append(
+                Step(
+                    kind="call",
+                    call_id=call_id,
+                    name=f"collab.{item.get('tool')}",
+                    arguments={
+                        "prompt": prompt if isinstance(prompt, str) else "",
+                        "receivers": list(item.get("receiver_thread_ids") or []),
+                    },
+                )
+            )
+            states = item.get("agents_states")
+            report = "\n".join(
+                f"{thread}: {state.get('status')}"
+                + (f" — {state['message']}" if state.get("message") else "")
+                for thread, state in (states.items() if isinstance(states, dict) else [])
+                if isinstance(state, dict)
+            )
+            failed = item.get("status") == "failed"
+            steps.append(
+                Step(kind="result", call_id=call_id, output=report, ok=False if failed else None)
+            )
         elif item_type == "mcp_tool_call" and kind == "item.completed":
             name = f"{item.get('server')}.{item.get('tool')}"
             arguments = item.get("arguments")
@@ -157,10 +196,16 @@ def parse_codex_exec_lines(lines: list[str], source: str = "<codex exec>") -> Tr
             )
             error = item.get("error")
             result = item.get("result")
+            content = result.get("content") if isinstance(result, dict) else None
+            texts = [
+                str(part.get("text"))
+                for part in content or []
+                if isinstance(part, dict) and part.get("type") == "text"
+            ]
             output = (
                 str(error.get("message"))
                 if isinstance(error, dict)
-                else json.dumps(result, ensure_ascii=False)[:20_000]
+                else "\n".join(texts) or json.dumps(result, ensure_ascii=False)[:20_000]
             )
             steps.append(
                 Step(

@@ -210,3 +210,101 @@ def test_the_long_log_benchmark_grows_real_runs_into_readable_logs(
     assert transcript.form == form
     assert len(transcript.steps) > 100
     assert transcript.answer.startswith("I fixed add()")
+
+
+def _with_events(run: str, *events: dict[str, Any], before_answer: bool = True) -> list[str]:
+    """A recorded ``codex exec --json`` stream with ``events`` (shaped as
+    ``codex-rs/exec/src/exec_events.rs`` defines them, openai/codex 08a1f30) put before
+    its final agent message."""
+    lines = (RECORDED / run / "stream.jsonl").read_text().splitlines()
+    at = max(n for n, line in enumerate(lines) if '"agent_message"' in line)
+    added = [json.dumps(e) for e in events]
+    return [*lines[:at], *added, *lines[at:]] if before_answer else [*lines, *added]
+
+
+def test_a_codex_sub_agent_is_evidence_only_through_its_report() -> None:
+    from donecheck.runtime.transcripts.codex_exec import parse_codex_exec_lines
+
+    collab = {
+        "type": "item.completed",
+        "item": {
+            "id": "item_9",
+            "type": "collab_tool_call",
+            "tool": "wait",
+            "sender_thread_id": "parent",
+            "receiver_thread_ids": ["child"],
+            "prompt": "Run the whole suite and report.",
+            "agents_states": {"child": {"status": "completed", "message": "12 passed"}},
+            "status": "completed",
+        },
+    }
+    read = parse_codex_exec_lines(_with_events("codex-honest", collab))
+    call, result = read.steps[-2:]
+    assert call.name == "collab.wait" and result.output == "child: completed — 12 passed"
+    assert result.exit_code is None  # a report, not a run: it proves no check
+    assert "Run the whole suite" not in read.request
+
+
+def test_codex_asking_the_user_and_stopping_is_blocked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from donecheck.runtime.transcripts.codex_exec import parse_codex_exec_lines
+
+    ask = {
+        "type": "request_user_input",
+        "id": "turn_1",
+        "call_id": "call_9",
+        "questions": [
+            {
+                "id": "q",
+                "header": "Token",
+                "question": "Could you provide the API token for the index?",
+            }
+        ],
+    }
+    lines = (RECORDED / "codex-honest" / "stream.jsonl").read_text().splitlines()
+    at = max(n for n, line in enumerate(lines) if '"agent_message"' in line)
+    read = parse_codex_exec_lines([*lines[:at], json.dumps(ask)])
+    assert read.answer == "Could you provide the API token for the index?"
+    log = tmp_path / "exec.jsonl"
+    log.write_text("\n".join([*lines[:at], json.dumps(ask)]) + "\n")
+    (row,) = review(capsys, str(log), "--request", TASK)
+    assert row["decision"] == "blocked", row
+
+
+def test_a_codex_sub_agents_own_rollout_says_so() -> None:
+    from donecheck.runtime.transcripts.codex import parse_codex_lines
+
+    lines = (RECORDED / "codex-honest" / "transcript.jsonl").read_text().splitlines()
+    meta = json.loads(lines[0])
+    assert meta["type"] == "session_meta"
+    meta["payload"]["source"] = {"subagent": {"thread_spawn": {"parent_thread_id": "p"}}}
+    read = parse_codex_lines([json.dumps(meta), *lines[1:]])
+    assert any("sub-agent's conversation" in note for note in read.notes)
+
+
+PUBLIC = Path(__file__).resolve().parents[1] / "clients" / "public"
+
+
+def test_public_samples_of_other_cli_versions_are_read() -> None:
+    """Real output of Claude Code 2.1.3 / 2.1.7 and Codex 0.46.0, taken from public
+    repositories (``tests/clients/public/SOURCES.md``)."""
+    ls = load_transcript(PUBLIC / "claude-stream-2.1.3-ls.jsonl")
+    assert ls.form == "claude-stream" and not ls.request_known
+    assert [(s.kind, s.name) for s in ls.steps] == [("call", "Bash"), ("result", "")]
+    assert "drwxrwxr-x" in ls.steps[1].output  # from tool_use_result's stdout
+    assert ls.answer == "Here are the files in the current directory."  # the result's
+    basic = load_transcript(PUBLIC / "claude-stream-2.1.7-basic.jsonl")
+    assert basic.form == "claude-stream" and basic.answer == "4" and basic.steps == []
+    codex = load_transcript(PUBLIC / "codex-exec-0.46.0.jsonl")
+    assert codex.form == "codex-exec" and codex.answer == "4" and codex.steps == []
+    ls_run = load_transcript(PUBLIC / "codex-exec-0.46.0-ls.jsonl")
+    call, result = ls_run.steps  # item.started and item.completed are one call
+    assert call.arguments["command"] == "ls"  # the shell wrapper taken off
+    assert result.exit_code == 0 and result.output == "file1.txt\nfile2.txt\n"
+    assert ls_run.answer == "Files here: `file1.txt`, `file2.txt`."
+
+
+def test_public_samples_are_reviewed(capsys: pytest.CaptureFixture[str]) -> None:
+    rows = review(capsys, str(PUBLIC), "--request", "what is 2+2? just give me the answer")
+    assert len(rows) == 4 and all(row["decision"] for row in rows), rows
