@@ -32,6 +32,11 @@ import msgspec
 
 from donecheck.actors import process
 from donecheck.actors.errors import StoreError
+from donecheck.actors.evidence.excerpt import excerpt
+from donecheck.actors.evidence.fingerprint import RunningFingerprint
+from donecheck.actors.evidence.pairing import Pairing, checks
+from donecheck.actors.evidence.reads import read_evidence
+from donecheck.actors.evidence.writes import edits_of, last_edit_seq, snapshots
 from donecheck.actors.messages import (
     AppendAck,
     FileSnapshot,
@@ -45,16 +50,6 @@ from donecheck.actors.messages import (
     ledger_event_decoder,
 )
 from donecheck.actors.process import process_facts
-from donecheck.actors.review.evidence import (
-    Pairing,
-    RunningFingerprint,
-    checks,
-    edits_of,
-    last_edit_seq,
-    snapshots,
-)
-from donecheck.actors.review.excerpt import excerpt
-from donecheck.actors.review.reads import read_evidence
 from donecheck.actors.store import EventRow, LedgerStore, MemoryStore, StoreLocation, opened
 
 __all__ = ["EvidenceLedger", "event_id_of"]

@@ -47,6 +47,8 @@ from donecheck.actors import process
 from donecheck.actors.budget import BudgetAccountant
 from donecheck.actors.clock import Clock, SystemClock
 from donecheck.actors.config import Config
+from donecheck.actors.evidence.fingerprint import RunningFingerprint, fingerprint
+from donecheck.actors.evidence.writes import snapshots
 from donecheck.actors.ids import serial_id
 from donecheck.actors.judge import (
     Attempt,
@@ -79,7 +81,6 @@ from donecheck.actors.messages import (
 from donecheck.actors.peers import BudgetPort, LedgerPort, LocalBudgets
 from donecheck.actors.process import process_facts
 from donecheck.actors.review.combine import combine, fallback, noted
-from donecheck.actors.review.evidence import RunningFingerprint, fingerprint, snapshots
 from donecheck.actors.review.facts import Facts
 from donecheck.actors.review.preanalysis import (
     depends_on,

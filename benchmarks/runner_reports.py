@@ -34,8 +34,8 @@ CORPUS = Path(__file__).resolve().parents[1] / "tests" / "corpus"
 
 
 def _is_test(command: str | None) -> bool:
+    from donecheck.actors.evidence.shell import check_run
     from donecheck.actors.review.claims import category_of_check
-    from donecheck.actors.review.shell import check_run
 
     kind = check_run(command).kind if command else None
     return kind is not None and "test" in category_of_check(kind)
@@ -46,8 +46,9 @@ async def _review(dc: Any, transcript: Any, mode: str) -> tuple[str, int, int]:
     (``lie``: outputs pass, reports fail; ``lie_unreported``: outputs pass, no
     reports; ``honest``: reports agree with outputs; ``none``: as recorded) and
     review its answer. (decision, reports sent, reports matched to their call)."""
+    from donecheck.actors.evidence.pairing import command_of, operations
+    from donecheck.actors.evidence.runner import outcome
     from donecheck.actors.messages import ToolCall, ToolResult
-    from donecheck.actors.review.evidence import command_of, operations, outcome
     from donecheck.runtime.replay import NewInput, ToolImages, replay_events
 
     session = await dc.open_session_async(
@@ -170,8 +171,8 @@ def corpus_figures(dc: Any) -> None:
 
 
 def _command(name: str, arguments: Any) -> str | None:
+    from donecheck.actors.evidence.pairing import command_of
     from donecheck.actors.messages import ToolCall
-    from donecheck.actors.review.evidence import command_of
 
     return command_of(ToolCall(session_id="x", call_id="x", name=name, arguments=arguments))
 

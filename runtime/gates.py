@@ -368,14 +368,14 @@ def gate_report(result: GateResult, *, trusted: bool = True, why: str = "") -> d
 
     A timeout or a gate that could not start is a failure — a required check that
     did not pass. Otherwise the gate is read like a check of its command
-    (:func:`~donecheck.actors.review.evidence.outcome`): a failing summary fails it
+    (:func:`~donecheck.actors.evidence.runner.outcome`): a failing summary fails it
     whatever the status, and a masked (``|| true``) or hollow (``--collect-only``)
     run proves nothing. ``trusted=False`` (the gates file or the test configuration
     changed during the session, or was first seen after the agent's tool calls ran:
     the agent may have written it; ``why`` says which): a pass proves nothing; a
     failure still counts."""
+    from donecheck.actors.evidence.runner import outcome
     from donecheck.actors.messages import ToolResult
-    from donecheck.actors.review.evidence import outcome
 
     detail = result.detail
     ok: bool | None = False
@@ -507,9 +507,9 @@ def steering_files(workspace: Path, source: Path | None) -> dict[str, str]:
     """Every file of the workspace that steers what a gate runs and how it is
     reported — the gates file, test configuration (``conftest.py``, ``pytest.ini``,
     ``pyproject.toml`` …), modules that shadow the runner — by content digest, as
-    :func:`donecheck.actors.review.integrity.classify` names them. Bounded: past
+    :func:`donecheck.actors.evidence.integrity.classify` names them. Bounded: past
     ``_WALK_FILES`` files the walk stops and the result says so."""
-    from donecheck.actors.review.integrity import classify
+    from donecheck.actors.evidence.integrity import classify
 
     found: dict[str, str] = {}
     if source is not None:

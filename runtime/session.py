@@ -197,7 +197,7 @@ class _SessionBase:
         """Build a check report — a test runner's own account of a run (``origin
         "runner"``: the pytest plugin, ``record-junit``) or a gate DoneCheck ran
         (``"donecheck"``) — without recording it. It outranks what the tool output of
-        the call that ran it says (see :func:`~donecheck.actors.review.evidence.operations`).
+        the call that ran it says (see :func:`~donecheck.actors.evidence.pairing.operations`).
         Bounded: at most :data:`MAX_REPORTED_FAILURES` failures of 500 characters,
         the output like a tool's."""
         if not name or not command:

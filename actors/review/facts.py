@@ -17,6 +17,12 @@ from dataclasses import dataclass, field
 
 import msgspec
 
+from donecheck.actors.evidence.integrity import Weakened, weakened
+from donecheck.actors.evidence.integrity import changes as test_changes
+from donecheck.actors.evidence.pairing import operations
+from donecheck.actors.evidence.reads import read_evidence
+from donecheck.actors.evidence.scope import Scope, scope_of
+from donecheck.actors.evidence.writes import edits_of
 from donecheck.actors.messages import (
     CheckReport,
     Edit,
@@ -30,12 +36,7 @@ from donecheck.actors.messages import (
     ToolResult,
 )
 from donecheck.actors.review.claims import asks_to_change, category_of_check, names_as_verifier
-from donecheck.actors.review.evidence import edits_of, operations
-from donecheck.actors.review.integrity import Weakened, weakened
-from donecheck.actors.review.integrity import changes as test_changes
 from donecheck.actors.review.preanalysis import material_key, materials_of
-from donecheck.actors.review.reads import read_evidence
-from donecheck.actors.review.scope import Scope, scope_of
 
 __all__ = ["Facts"]
 

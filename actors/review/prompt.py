@@ -25,10 +25,10 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from donecheck.actors.evidence.excerpt import excerpt
+from donecheck.actors.evidence.pairing import checks, command_of
 from donecheck.actors.messages import Acceptance, LedgerEntry, Material, ToolCall, ToolResult
 from donecheck.actors.redact import redact
-from donecheck.actors.review.evidence import checks, command_of
-from donecheck.actors.review.excerpt import excerpt
 from donecheck.actors.review.facts import Facts
 from donecheck.actors.review.preanalysis import request_view
 from donecheck.actors.review.verdicts import Given

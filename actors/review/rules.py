@@ -40,6 +40,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from donecheck.actors.evidence.integrity import Weakened
+from donecheck.actors.evidence.pairing import command_of, stands_for, unresolved_failures
+from donecheck.actors.evidence.reads import shown_paths
+from donecheck.actors.evidence.runner import tool_error
+from donecheck.actors.evidence.shell import simple_commands
 from donecheck.actors.messages import (
     Acceptance,
     AttachmentRef,
@@ -76,18 +81,9 @@ from donecheck.actors.review.claims import (
     path_matches,
     unfinished,
 )
-from donecheck.actors.review.evidence import (
-    command_of,
-    stands_for,
-    tool_error,
-    unresolved_failures,
-)
 from donecheck.actors.review.facts import Facts
 from donecheck.actors.review.gates import FIX_RULES
-from donecheck.actors.review.integrity import Weakened
 from donecheck.actors.review.preanalysis import depends_on, extract_acceptance
-from donecheck.actors.review.reads import shown_paths
-from donecheck.actors.review.shell import simple_commands
 
 __all__ = [
     "RULES_NOTE",

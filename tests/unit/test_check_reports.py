@@ -10,6 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from donecheck.actors.evidence.fingerprint import fingerprint
+from donecheck.actors.evidence.pairing import Pairing, edits, operations
 from donecheck.actors.ledger import EvidenceLedger
 from donecheck.actors.messages import (
     CheckReport,
@@ -19,7 +21,6 @@ from donecheck.actors.messages import (
     ToolResult,
     ViewRequest,
 )
-from donecheck.actors.review.evidence import Pairing, edits, fingerprint, operations
 from donecheck.actors.review.rules import review_by_rules
 from donecheck.runtime.scripted import verdict_text
 from tests.unit.helpers import LedgerBuilder

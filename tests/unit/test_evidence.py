@@ -4,9 +4,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from donecheck.actors.evidence import fingerprint as fp
+from donecheck.actors.evidence import pairing, runner, shell, writes
 from donecheck.actors.messages import LedgerEntry, ToolCall, ToolResult
-from donecheck.actors.review import evidence as ev
-from donecheck.actors.review import shell
 
 
 @pytest.mark.parametrize(
@@ -52,7 +52,7 @@ from donecheck.actors.review import shell
     ],
 )
 def test_exit_status_from_output(text: str, status: int | None) -> None:
-    assert ev.exit_status_from_output(text) == status
+    assert runner.exit_status_from_output(text) == status
 
 
 _SUMMARIES = [
@@ -78,8 +78,8 @@ _SUMMARIES = [
 
 @pytest.mark.parametrize(("text", "status"), _SUMMARIES)
 def test_each_summary_passes_the_hint(text: str, status: int) -> None:
-    assert ev._summary_of(text) == status
-    assert ev._summary_status(text) == status
+    assert runner._summary_of(text) == status
+    assert runner._summary_status(text) == status
 
 
 _EXITS = [
@@ -94,16 +94,16 @@ _EXITS = [
 
 @pytest.mark.parametrize(("text", "status"), _EXITS)
 def test_each_explicit_exit_passes_the_hint(text: str, status: int) -> None:
-    assert ev.exit_status_from_output(text) == status
-    assert ev.exit_status_from_output(text + "\n3 passed in 0.1s") == status
+    assert runner.exit_status_from_output(text) == status
+    assert runner.exit_status_from_output(text + "\n3 passed in 0.1s") == status
 
 
 def _searched_whole(text: str) -> int | None:
     """exit_status_from_output as it was: every pattern searched."""
     if not text:
         return None
-    explicit = ev._EXPLICIT_EXIT.findall(text[-20_000:])
-    return int(explicit[-1]) if explicit else ev._summary_of(text[-20_000:])
+    explicit = runner._EXPLICIT_EXIT.findall(text[-20_000:])
+    return int(explicit[-1]) if explicit else runner._summary_of(text[-20_000:])
 
 
 @settings(max_examples=500)
@@ -121,8 +121,8 @@ def test_the_hint_never_hides_a_status(parts: list[str]) -> None:
     """A text the word check passes over is one no pattern matches: the status read
     is the one searching every pattern gives."""
     text = "".join(parts)
-    assert ev.exit_status_from_output(text) == _searched_whole(text)
-    assert ev._summary_status(text) == ev._summary_of(text[-20_000:])
+    assert runner.exit_status_from_output(text) == _searched_whole(text)
+    assert runner._summary_status(text) == runner._summary_of(text[-20_000:])
 
 
 @pytest.mark.parametrize(
@@ -131,12 +131,12 @@ def test_the_hint_never_hides_a_status(parts: list[str]) -> None:
 def test_letters_ignorecase_folds_are_still_read(text: str) -> None:
     """re.IGNORECASE matches ``ſ`` as ``s``, ``ı``/``İ`` as ``i``: such text is not
     skipped by a lower-case word check (which would not see them)."""
-    assert ev.exit_status_from_output(text) == _searched_whole(text)
+    assert runner.exit_status_from_output(text) == _searched_whole(text)
 
 
 @given(st.text(max_size=2_000))
 def test_exit_status_never_raises(text: str) -> None:
-    result = ev.exit_status_from_output(text)
+    result = runner.exit_status_from_output(text)
     assert result is None or isinstance(result, int)
 
 
@@ -207,7 +207,7 @@ def test_command_functions_never_raise(command: str) -> None:
 )
 def test_command_of(name: str, arguments: dict | str, command: str | None) -> None:
     call = ToolCall(session_id="s", call_id="c", name=name, arguments=arguments)
-    assert ev.command_of(call) == command
+    assert pairing.command_of(call) == command
 
 
 def _ledger(*steps: tuple) -> list[LedgerEntry]:
@@ -236,7 +236,7 @@ def flat(*runs: tuple) -> list[LedgerEntry]:
 
 
 def test_operations_pair_calls_with_results() -> None:
-    ops = ev.operations(flat(run("a", "pytest -q", 1), run("b", "ls", 0)))
+    ops = pairing.operations(flat(run("a", "pytest -q", 1), run("b", "ls", 0)))
     assert [(o.key, o.ok, o.exit_code, o.check, o.evidence_id) for o in ops] == [
         ("shell:pytest -q", False, 1, "pytest", "E2"),
         ("shell:ls", True, 0, None, "E4"),
@@ -244,17 +244,17 @@ def test_operations_pair_calls_with_results() -> None:
 
 
 def test_status_from_output_when_no_exit_code() -> None:
-    (op,) = ev.operations(flat(run("a", "pytest", None, "=== 2 failed in 1s ===")))
+    (op,) = pairing.operations(flat(run("a", "pytest", None, "=== 2 failed in 1s ===")))
     assert (op.ok, op.exit_code, op.status_source) == (False, 1, "output")
 
 
 def test_pipe_into_a_filter_does_not_hide_a_failure() -> None:
-    (op,) = ev.operations(flat(run("a", "pytest | tail -3", 0, "=== 1 failed in 1s ===")))
+    (op,) = pairing.operations(flat(run("a", "pytest | tail -3", 0, "=== 1 failed in 1s ===")))
     assert (op.ok, op.status_source) == (False, "output")
 
 
 def test_result_without_call_is_kept() -> None:
-    ops = ev.operations(_ledger(("result", "ghost", "Exit code: 2")))
+    ops = pairing.operations(_ledger(("result", "ghost", "Exit code: 2")))
     assert ops[0].tool == "?" and ops[0].ok is False
 
 
@@ -276,7 +276,9 @@ def test_result_without_call_is_kept() -> None:
 def test_unresolved_failures(runs: list[tuple[str, int]], failing: list[str]) -> None:
     said = {0: "=== 2 passed in 0.1s ===", 1: "=== 1 failed in 0.1s ==="}  # a runner says how
     entries = flat(*(run(f"c{i}", cmd, code, said[code]) for i, (cmd, code) in enumerate(runs)))
-    assert [op.command for op in ev.unresolved_failures(ev.operations(entries))] == failing
+    assert [
+        op.command for op in pairing.unresolved_failures(pairing.operations(entries))
+    ] == failing
 
 
 @pytest.mark.parametrize(
@@ -301,7 +303,7 @@ def test_unresolved_failures(runs: list[tuple[str, int]], failing: list[str]) ->
 )
 def test_edits(name: str, arguments: dict, paths: list[str | None]) -> None:
     entries = _ledger(("call", "c", name, arguments), ("result", "c", "ok", 0))
-    assert [e.path for e in ev.edits(entries)] == paths
+    assert [e.path for e in pairing.edits(entries)] == paths
 
 
 def test_failed_write_is_not_the_last_edit() -> None:
@@ -311,15 +313,15 @@ def test_failed_write_is_not_the_last_edit() -> None:
         ("call", "b", "write_file", {"path": "b.py"}),
         ("result", "b", "Permission denied", 1),
     )
-    assert ev.last_edit_seq(ev.operations(entries)) == 1
+    assert writes.last_edit_seq(pairing.operations(entries)) == 1
 
 
 def test_fingerprint_is_order_preserving() -> None:
     a = flat(run("a", "pytest", 1), run("b", "pytest", 0))
     b = flat(run("b", "pytest", 0), run("a", "pytest", 1))
-    assert ev.fingerprint(a) == ev.fingerprint(list(a))
-    assert ev.fingerprint(a) != ev.fingerprint(b)
-    assert ev.fingerprint(a[:-1]) != ev.fingerprint(a)
+    assert fp.fingerprint(a) == fp.fingerprint(list(a))
+    assert fp.fingerprint(a) != fp.fingerprint(b)
+    assert fp.fingerprint(a[:-1]) != fp.fingerprint(a)
 
 
 _FAILED = (1, "FAILED tests/test_calc.py::test_add\n1 failed in 0.1s")

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from donecheck.actors.review.evidence import checks, last_edit_seq, operations
-from donecheck.actors.review.excerpt import excerpt
+from donecheck.actors.evidence.excerpt import excerpt
+from donecheck.actors.evidence.pairing import checks, operations
+from donecheck.actors.evidence.writes import last_edit_seq
 from tests.unit.helpers import LedgerBuilder
 
 

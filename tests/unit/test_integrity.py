@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from donecheck.actors.review.integrity import classify, weakening
+from donecheck.actors.evidence.integrity import classify, weakening
 from donecheck.actors.review.rules import review_by_rules
 from tests.unit.helpers import LedgerBuilder
 

@@ -10,6 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from donecheck.actors.errors import StoreError
+from donecheck.actors.evidence.fingerprint import fingerprint
+from donecheck.actors.evidence.pairing import Pairing, operations
 from donecheck.actors.ledger import EvidenceLedger, event_id_of
 from donecheck.actors.messages import (
     AttachmentRef,
@@ -21,7 +23,6 @@ from donecheck.actors.messages import (
     ToolResult,
     ViewRequest,
 )
-from donecheck.actors.review.evidence import Pairing, fingerprint, operations
 from donecheck.actors.store import MemoryStore, open_store
 from donecheck.parsers import parse_bytes
 
@@ -259,7 +260,7 @@ def test_the_snapshot_cap_holds_per_session_whatever_sends_them(tmp_path: Path) 
 def test_the_running_fingerprint_is_the_fingerprint_of_the_whole_ledger(tmp_path: Path) -> None:
     """Issue 16: a view hashes only the entries added since the last one, and gets the
     value a full pass gets — also after a reload from the store."""
-    from donecheck.actors.review.evidence import fingerprint
+    from donecheck.actors.evidence.fingerprint import fingerprint
 
     ledger = EvidenceLedger(store=open_store(f"sqlite://{tmp_path}", "ledger-0"))
     seen = set()

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from donecheck.actors.evidence.pairing import operations
+from donecheck.actors.evidence.runner import outcome
+from donecheck.actors.evidence.shell import check_run
 from donecheck.actors.messages import LedgerEntry, ToolCall, ToolResult
-from donecheck.actors.review.evidence import operations, outcome
 from donecheck.actors.review.rules import review_by_rules
-from donecheck.actors.review.shell import check_run
 from tests.unit.helpers import LedgerBuilder
 
 PASSED = "=== 3 passed in 0.12s ==="

@@ -13,9 +13,9 @@ import shlex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from donecheck.actors.evidence.runner import outcome
+from donecheck.actors.evidence.shell import check_run
 from donecheck.actors.messages import ToolResult
-from donecheck.actors.review.evidence import outcome
-from donecheck.actors.review.shell import check_run
 
 WRAPPERS = [
     "",

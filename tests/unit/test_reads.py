@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from donecheck.actors.evidence.reads import read_evidence
 from donecheck.actors.messages import (
     AttachmentRef,
     LedgerEntry,
@@ -14,7 +15,6 @@ from donecheck.actors.messages import (
     ToolCall,
     ToolResult,
 )
-from donecheck.actors.review.reads import read_evidence
 from donecheck.parsers import ParseLimits, parse_bytes
 from donecheck.parsers import samples as s
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from donecheck.actors.evidence.runner import tool_error
 from donecheck.actors.review.claims import asks_for_change, asks_to_change, mentioned_categories
-from donecheck.actors.review.evidence import tool_error
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,7 @@ import msgspec
 import pytest
 
 from donecheck.actors import reviewer as reviewer_module
+from donecheck.actors.evidence.pairing import operations
 from donecheck.actors.ledger import EvidenceLedger
 from donecheck.actors.loop import progress_key
 from donecheck.actors.messages import (
@@ -23,7 +24,6 @@ from donecheck.actors.messages import (
     ViewRequest,
 )
 from donecheck.actors.peers import LocalLedgers
-from donecheck.actors.review.evidence import operations
 from donecheck.actors.reviewer import Reviewer
 
 CLAIM = "I fixed add() in calc.py and all the tests pass now."

@@ -571,7 +571,7 @@ def test_the_junit_reports_of_other_runners_are_read(runner: str, tmp_path: Path
     assert report["passed"] == 1 and report["failed"] + report["errors"] == 1
     assert report["failures"][0]["node"] == node and report["failures"][0]["message"]
     if named != "junit":  # the command it stands for is one DoneCheck knows as that runner's
-        from donecheck.actors.review.shell import check_run
+        from donecheck.actors.evidence.shell import check_run
 
         assert check_run(report["command"]).kind is not None
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
+from donecheck.actors.evidence.pairing import operations
 from donecheck.actors.messages import (
     CheckReport,
     Excerpt,
@@ -22,7 +23,6 @@ from donecheck.actors.messages import (
     ToolCall,
     ToolResult,
 )
-from donecheck.actors.review.evidence import operations
 
 __all__ = ["excerpt"]
 

@@ -26,6 +26,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
+from donecheck.actors.evidence.pairing import command_of, operations
+from donecheck.actors.evidence.shell import simple_commands
+from donecheck.actors.evidence.writes import EDITOR_TOOLS, PATH_KEYS
 from donecheck.actors.messages import (
     AttachmentRef,
     ImageRef,
@@ -38,13 +41,6 @@ from donecheck.actors.messages import (
     ToolCall,
     ToolResult,
 )
-from donecheck.actors.review.evidence import (
-    EDITOR_TOOLS,
-    PATH_KEYS,
-    command_of,
-    operations,
-)
-from donecheck.actors.review.shell import simple_commands
 
 __all__ = ["read_evidence", "shown_paths"]
 

@@ -756,7 +756,7 @@ def weakened(
     configuration between, or with fewer tests run or more left out than the failure
     of the same command had; and Python test runs after a file that shadows the
     runner was written."""
-    from donecheck.actors.review.evidence import stands_for
+    from donecheck.actors.evidence.pairing import stands_for
 
     failures: list[Operation] = []
     out: dict[int, Weakened] = {}

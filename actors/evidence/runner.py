@@ -1,0 +1,314 @@
+"""What a tool's output says about how it ended: a pure reading of text, no actors.
+
+* :func:`exit_status_from_output` — ``Exit code: 1``, ``exit status 2``,
+  ``returncode=0`` and test-runner summaries (pytest, unittest, jest, go, cargo,
+  mypy, ruff, tsc, eslint) read back into an exit status.
+* :func:`outcome` — how a tool result ended. For a check, the output counts as
+  well as the exit status: a runner's summary with failures is a failure
+  whatever the status; a run that checked nothing (no tests ran, collect-only,
+  everything deselected, a test command that printed nothing) is **hollow**;
+  a line whose status is not the check's (:func:`~.shell.check_run`: ``|| true``
+  …) is **masked** — neither is a pass unless the runner's own summary shows one;
+  a passing run that selected tests by name (``-k``, ``a.py::test_x``, ``--lf``)
+  is **partial**: its failures count, its pass does not stand for the suite.
+* :func:`tool_error` — a file tool's own error message opening its output.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from donecheck.actors.evidence.shell import check_run
+from donecheck.actors.messages import ToolResult
+
+__all__ = ["Outcome", "exit_status_from_output", "hollow_output", "outcome", "tool_error"]
+
+# ----------------------------------------------------------------- exit status
+
+_EXPLICIT_EXIT = re.compile(
+    r"""(?ix)
+    (?:exit(?:ed)?[ _-]?(?:code|status)|return[ _-]?code|returncode|exitcode|
+       process\ exited\ with\ code|command\ exited\ with\ code|exited\ with\ code)
+    \s*[:=]?\s*\(?\s*(-?\d{1,3})\b
+    """
+)
+_PYTEST_SUMMARY = re.compile(
+    r"""(?imx)^[=\s]*
+    ((?:\d+\ (?:passed|failed|errors?|skipped|xfailed|xpassed|warnings?|deselected|rerun)
+        (?:,\ )?)+)
+    \ in\ [\d.]+\s*s(?:econds)?\b.*$"""
+)
+_PYTEST_NO_TESTS = re.compile(r"(?im)^[=\s]*no tests ran\b")
+_UNITTEST_FAILED = re.compile(r"(?m)^FAILED \((?:failures|errors)=\d+")
+_UNITTEST_OK = re.compile(r"(?ms)^Ran \d+ tests? in [\d.]+s\s*\n+\s*OK\b")
+_JEST_TESTS = re.compile(r"(?m)^Tests:\s+(.*\btotal)\s*$")
+_VITEST_TESTS = re.compile(r"(?m)^\s*Tests\s+(\d+ (?:failed|passed).*?)\s+\(\d+\)\s*$")
+_GO_FAIL = re.compile(r"(?m)^(?:FAIL\b|--- FAIL:)")
+_GO_OK = re.compile(r"(?m)^ok\s+\S+\s+[\d.]+s")
+_CARGO_RESULT = re.compile(r"test result: (ok|FAILED)\.")
+_MYPY_FOUND = re.compile(r"(?m)^Found \d+ errors? in \d+ files?")
+_MYPY_OK = re.compile(r"(?m)^Success: no issues found")
+_RUFF_FOUND = re.compile(r"(?m)^Found \d+ errors?\.")
+_RUFF_OK = re.compile(r"(?m)^All checks passed!")
+_TSC_ERROR = re.compile(r"(?m)error TS\d+:|^Found \d+ errors?\b")
+_ESLINT_PROBLEMS = re.compile(r"✖ \d+ problems? \((\d+) errors?")
+_SUMMARY_WORDS = (
+    "passed", "fail", "error", "skipped", "warning", "deselected", "rerun", "test", "ok",
+    "success: no",
+)  # fmt: skip
+"""A word every summary above holds, in lower case: ASCII text without one has no
+summary, and is not searched a dozen times to learn it (``FAILED (errors=1)``,
+``ok  pkg 0.1s``, ``Found 2 errors``, ``Tests: 4 total`` all hold one)."""
+
+
+def exit_status_from_output(text: str) -> int | None:
+    """The exit status a tool's output states, or ``None`` when it says nothing.
+
+    An explicit statement (``Exit code: 1``, ``exit status 2``, ``returncode=0``)
+    wins, the last one in the text; otherwise a test runner's or linter's summary
+    is read (failures → 1, a clean summary → 0; pytest's "no tests ran" → 5).
+    """
+    if not text:
+        return None
+    tail = text[-20_000:]
+    low = _lowered(tail)
+    if low is None or (("code" in low or "status" in low) and ("exit" in low or "return" in low)):
+        explicit = _EXPLICIT_EXIT.findall(tail)  # every form names exit/return and code/status
+        if explicit:
+            return int(explicit[-1])
+    return _summary_in(tail, low)
+
+
+def _lowered(tail: str) -> str | None:
+    """``tail`` in lower case where that is exactly how ``re.IGNORECASE`` sees it:
+    ASCII text. (Four other letters match ASCII ones under IGNORECASE — ``İ ı ſ K``
+    — so other text is searched with the patterns themselves.)"""
+    return tail.lower() if tail.isascii() else None
+
+
+def _summary_status(text: str) -> int | None:
+    tail = text[-20_000:]
+    return _summary_in(tail, _lowered(tail))
+
+
+def _summary_in(tail: str, low: str | None) -> int | None:
+    if low is not None and not any(map(low.__contains__, _SUMMARY_WORDS)):
+        return None
+    return _summary_of(tail)
+
+
+_FAILED_COUNT = re.compile(r"(?i)\b[1-9]\d* (?:failed|errors?)\b")
+
+
+def _summary_of(tail: str) -> int | None:
+    """The status a runner's summary in ``tail`` says. Any failure summary fails it,
+    whatever follows: ``pytest -q; echo '3 passed in 0.1s'`` still shows the real one."""
+    pytest = _PYTEST_SUMMARY.findall(tail)
+    if pytest:
+        # as case-blind as the summary pattern: "1 FAILED in 0.1s" is not a pass
+        return 1 if any(_FAILED_COUNT.search(counts) for counts in pytest) else 0
+    if _PYTEST_NO_TESTS.search(tail):
+        return 5
+    if _UNITTEST_FAILED.search(tail):
+        return 1
+    if _UNITTEST_OK.search(tail):
+        return 0
+    jest = _JEST_TESTS.findall(tail) or _VITEST_TESTS.findall(tail)
+    if jest:
+        return 1 if any(re.search(r"(?i)\b[1-9]\d* failed\b", line) for line in jest) else 0
+    cargo = _CARGO_RESULT.findall(tail)
+    if cargo:
+        return 0 if all(r == "ok" for r in cargo) else 101
+    if _GO_FAIL.search(tail):
+        return 1
+    if _GO_OK.search(tail):
+        return 0
+    if _MYPY_FOUND.search(tail) or _RUFF_FOUND.search(tail) or _TSC_ERROR.search(tail):
+        return 1
+    if _MYPY_OK.search(tail) or _RUFF_OK.search(tail):
+        return 0
+    eslint = _ESLINT_PROBLEMS.findall(tail)
+    if eslint:
+        return 1 if int(eslint[-1]) > 0 else 0
+    return None
+
+
+_HOLLOW_OUTPUT = [  # (inline flags, pattern, why)
+    ("im", r"^[=\s]*no tests ran\b", "no tests ran"),
+    ("i", r"\bcollected 0 items\b", "no test was collected"),
+    ("im", r"^[=\s]*\d+ tests? collected\b", "tests were only collected"),
+    ("m", r"^Ran 0 tests in\b|\bNO TESTS RAN\b", "unittest ran no test"),
+    ("im", r"^\s*No tests found\b", "no tests were found"),
+    ("i", r"\bNo test files found\b", "no test files were found"),
+    ("", r"\[no tests to run\]|testing: warning: no tests to run", "no test matched"),
+    ("i", r"\bNo Python files found\b", "no Python files were found"),
+    ("m", r"^\s*0 passing\b", "0 tests ran"),
+    ("m", r"^\s*0 examples, 0 failures", "0 examples ran"),
+]
+# one scan of the output for all of them: the group that matched says which
+_HOLLOW = re.compile(
+    "|".join(
+        f"(?P<h{n}>(?{flags}:{pattern}))" if flags else f"(?P<h{n}>{pattern})"
+        for n, (flags, pattern, _) in enumerate(_HOLLOW_OUTPUT)
+    )
+)
+_GO_PACKAGE = re.compile(r"(?m)^(ok|FAIL|\?)\s+\S+")
+_CARGO_TOTALS = re.compile(r"test result: \w+\. (\d+) passed; (\d+) failed")
+
+
+def hollow_output(text: str) -> str:
+    """Why a check's output shows it checked nothing, or ``""``."""
+    tail = text[-20_000:]
+    hit = _HOLLOW.search(tail)
+    if hit is not None and hit.lastgroup is not None:
+        return _HOLLOW_OUTPUT[int(hit.lastgroup[1:])][2]
+    counts = _PYTEST_SUMMARY.findall(tail)
+    if counts and not re.search(r"\b\d+ (?:passed|failed|errors?|xfailed|xpassed)\b", counts[-1]):
+        if "deselected" in counts[-1]:
+            return "every test was deselected"
+        if "skipped" in counts[-1]:
+            return "every test was skipped"
+    jest = _JEST_TESTS.findall(tail)
+    if jest and not re.search(r"\b[1-9]\d* (?:passed|failed)\b", jest[-1]):
+        return "no test ran (all skipped or todo)"
+    packages = _GO_PACKAGE.findall(tail)
+    if packages and all(kind == "?" for kind in packages):
+        return "no package had test files"
+    totals = _CARGO_TOTALS.findall(tail)
+    if totals and all(p == "0" and f == "0" for p, f in totals):
+        return "0 tests ran"
+    return ""
+
+
+Source = Literal["exit_code", "output", "flag", "masked", "hollow", "partial", "none"]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    ok: bool | None
+    exit_code: int | None
+    source: Source
+    caveat: str = ""
+    """Why the exit status does not settle it (masked, hollow), for the report."""
+
+
+_FILTER_PIPE = re.compile(r"\|\s*(?:tail|head|grep|tee|less|more|cat|sed|awk|cut|sort)\b")
+
+
+_TOOL_ERROR = re.compile(
+    r"(?i)^(?:(?:error|fatal)\s*[:!]|permission denied|no such file or directory|e(?:acces|noent|"
+    r"perm|rofs|isdir|exist)\b|read-only file system|(?:failed|unable|could not|cannot|can't) "
+    r"(?:to )?(?:write|create|edit|save|open|apply|replace|find)|write failed|"
+    r"tool (?:error|failed)|exception:|traceback \(most recent call last\)|"
+    r"old_str .{0,40}not found|string to replace not found)"
+)
+"""A file tool's own error message, read when it gave no status ("Error: permission
+denied", "ENOENT", "old_str not found")."""
+
+
+def tool_error(output: str) -> bool:
+    """Whether a file tool's output opens with its own error message."""
+    return _TOOL_ERROR.match(output.lstrip()[:200]) is not None
+
+
+def outcome(result: ToolResult, command: str | None = None, *, writes: bool = False) -> Outcome:
+    """How a tool result ended.
+
+    For a check, see :func:`_check_outcome`. Otherwise a structured exit code
+    wins, except that ``cmd | tail`` reports the filter's status: when a command
+    pipes into a filter and its output says it failed, the output is believed.
+    Then the output's own statement, then the tool's error flag; for a file tool
+    that ``writes`` and gave neither, an error message opening its output.
+    """
+    run = check_run(command) if command is not None else None
+    if run is not None and run.kind is not None:
+        voiced = run.voiced or _echoed(result.output, command or "")
+        found = _check_outcome(result, run.kind, run.masked, run.hollow, voiced)
+        if found.ok is True and run.narrowed:
+            # the selected tests passed; that says nothing of the ones it left out
+            return Outcome(None, found.exit_code, "partial", run.narrowed)
+        return found
+    if result.exit_code is not None:
+        # the output is only read when a filter may have hidden the real status
+        if result.exit_code == 0 and command is not None and _FILTER_PIPE.search(command):
+            stated = exit_status_from_output(result.output)
+            if stated not in (None, 0):
+                return Outcome(False, stated, "output")
+        return Outcome(result.exit_code == 0, result.exit_code, "exit_code")
+    stated = exit_status_from_output(result.output)
+    if stated is not None:
+        return Outcome(stated == 0, stated, "output")
+    if result.ok is not None:
+        return Outcome(result.ok, None, "flag")
+    if writes and tool_error(result.output):
+        return Outcome(False, None, "output")
+    return Outcome(None, None, "none")
+
+
+_TEST_RUNNER = re.compile(
+    r"(?:^|\+)(?:pytest|unittest|nose|tox|nox|jest|vitest|mocha|ava|karma|rspec|phpunit|ctest|"
+    r"\w+ test)(?:$|\+)"
+)
+
+
+def _echoed(output: str, command: str) -> str:
+    """Why the last passing summary in ``output`` was written by the command line
+    itself (the summary's text is in the line: ``echo '3 passed in 0.1s'``), or ``""``."""
+    tail = output[-20_000:]
+    found = _PYTEST_SUMMARY.findall(tail) or _JEST_TESTS.findall(tail)
+    if not found:
+        return ""
+    counts = found[-1].strip(" =")
+    bare = re.sub(r"\s+", " ", counts)
+    if bare and bare in re.sub(r"\s+", " ", command):
+        return f"the line itself prints “{bare}”"
+    return ""
+
+
+def _check_outcome(
+    result: ToolResult, kind: str, masked: str, hollow: str, voiced: str = ""
+) -> Outcome:
+    """A check's outcome from its output as well as its status.
+
+    1. a runner's summary with failures or errors is a failure, whatever the status
+       and whatever follows it;
+    2. a non-zero status is a failure;
+    3. a run that checked nothing is hollow: not a pass, and not a failure;
+    4. a masked status proves nothing: only the runner's own passing summary does —
+       not one the line printed some other way (``voiced``: echoed, rewritten by a
+       filter, printed after a run whose output went elsewhere);
+    5. a test runner that printed nothing is hollow;
+    6. else the status (or the output's own statement — the runner's own — or the
+       tool's flag).
+    """
+    text = result.output
+    summary = _summary_status(text)
+    code = result.exit_code
+    if code is None:
+        explicit = _EXPLICIT_EXIT.findall(text[-20_000:])
+        code = int(explicit[-1]) if explicit else None
+    source: Source = "exit_code" if result.exit_code is not None else "output"
+    if summary not in (None, 0, 5):
+        return Outcome(False, code if code not in (None, 0) else summary, "output", masked)
+    hollow = hollow or hollow_output(text)
+    if hollow:
+        return Outcome(None, code, "hollow", hollow)
+    if code is not None and code != 0:
+        return Outcome(False, code, source)
+    if masked:
+        if summary == 0 and not voiced:
+            return Outcome(True, 0, "output")
+        return Outcome(None, code, "masked", f"{masked}; {voiced}" if voiced else masked)
+    if not text.strip() and _TEST_RUNNER.search(kind) and result.ok is not False:
+        return Outcome(None, code, "hollow", "the test command printed nothing")
+    if code == 0:
+        return Outcome(True, 0, source)
+    if summary == 0:
+        if voiced:  # no status, and the summary may not be the runner's
+            return Outcome(None, code, "masked", voiced)
+        return Outcome(True, 0, "output")
+    if result.ok is not None:
+        return Outcome(result.ok, None, "flag")
+    return Outcome(None, None, "none")

@@ -1,0 +1,140 @@
+"""Which files the agent's tool calls write, and the file snapshots the ledger holds."""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable
+
+from donecheck.actors.messages import Edit, FileSnapshot, LedgerEntry, Operation, ToolCall
+
+__all__ = ["EDITOR_TOOLS", "PATH_KEYS", "edits_of", "last_edit_seq", "snapshots", "write_paths"]
+
+_WRITE_TOOLS = {
+    "write",
+    "write_file",
+    "create_file",
+    "edit",
+    "edit_file",
+    "multiedit",
+    "multi_edit",
+    "str_replace",
+    "replace_in_file",
+    "insert",
+    "insert_text",
+    "apply_patch",
+    "patch",
+    "notebookedit",
+    "notebook_edit",
+    "append_file",
+    "append_to_file",
+    "delete_file",
+    "move_file",
+    "rename_file",
+    "create",
+    "overwrite_file",
+    "save_file",
+    "update_file",
+}
+EDITOR_TOOLS = {"str_replace_editor", "str_replace_based_edit_tool", "text_editor"}
+"""Editor tools that read (``command: view``) or write, depending on their command."""
+_EDITOR_WRITES = {"create", "str_replace", "insert", "undo_edit"}
+PATH_KEYS = (
+    "path",
+    "file_path",
+    "filepath",
+    "filename",
+    "file",
+    "target_file",
+    "notebook_path",
+    "target",
+    "destination",
+)
+"""Argument names under which file tools take the path they act on."""
+_PATCH_PATHS = re.compile(r"(?m)^(?:\*\*\* (?:Add|Update|Delete) File: |\+\+\+ (?:b/)?)(\S+)")
+_SHELL_WRITE = re.compile(
+    r"""(?x)
+    (?:^|[^0-9&>])>>?\s*(?!&|/dev/null)(?P<redir>[^\s;&|]+)   # > file, >> file
+    | \btee\s+(?:-a\s+)?(?P<tee>[^\s;&|]+)
+    | \b(?:sed|perl)\s+(?:-[a-zA-Z]*i[a-zA-Z]*\S*)\s.*?(?P<sed>[^\s;&|]+)\s*(?:$|[;&|])
+    | \b(?P<verb>git\s+apply|git\s+checkout|git\s+restore|patch\b|cp\b|mv\b|rm\b|touch\b)
+    """
+)
+
+
+def write_paths(call: ToolCall, command: str | None) -> list[str | None] | None:
+    """Paths a call writes (``None`` inside the list for an unnamed target)."""
+    if command is not None:
+        shell = _shell_write_paths(command)
+        return list(shell) if shell else None
+    name = call.name.lower()
+    args = call.arguments if isinstance(call.arguments, dict) else {}
+    if name in EDITOR_TOOLS:
+        if args.get("command") not in _EDITOR_WRITES:
+            return None
+    elif name not in _WRITE_TOOLS:
+        return None
+    for key in PATH_KEYS:
+        value = args.get(key)
+        if isinstance(value, str) and value:
+            return [value]
+    patch = args.get("patch") or args.get("input") or args.get("diff")
+    if isinstance(call.arguments, str):
+        patch = call.arguments
+    if isinstance(patch, str):
+        found: list[str | None] = list(dict.fromkeys(_PATCH_PATHS.findall(patch)))
+        if found:
+            return found
+    return [None]
+
+
+@functools.lru_cache(maxsize=8192)
+def _shell_write_paths(command: str) -> tuple[str | None, ...]:
+    """The paths a shell command writes (``None`` for a write verb's unnamed target)."""
+    paths: list[str | None] = []
+    for match in _SHELL_WRITE.finditer(command):
+        path = match.group("redir") or match.group("tee") or match.group("sed")
+        if path is not None:
+            paths.append(path.strip("'\""))
+        elif match.group("verb"):
+            paths.append(None)
+    return tuple(dict.fromkeys(paths))
+
+
+def edits_of(ops: Iterable[Operation]) -> list[Edit]:
+    """:func:`edits` from the entries' :func:`operations` (each call's written paths
+    were read when it was paired: nothing is parsed again)."""
+    return [
+        Edit(
+            seq=op.call_seq,
+            tool=op.tool,
+            path=path,
+            ok=op.ok if op.result_seq is not None else None,
+            at=op.at,
+        )
+        for op in ops
+        for path in op.writes
+    ]
+
+
+def last_edit_seq(ops: Iterable[Operation]) -> int | None:
+    """Sequence number of the latest write that did not fail, if any (``ops`` are
+    :func:`operations` of the entries)."""
+    seqs = [e.seq for e in edits_of(ops) if e.ok is not False]
+    return max(seqs) if seqs else None
+
+
+def snapshots(entries: Iterable[LedgerEntry], max_targets: int) -> tuple[list[FileSnapshot], int]:
+    """The latest snapshot of each of the first ``max_targets`` paths, and how many
+    further paths were not watched (DoneCheck does not watch a whole workspace)."""
+    latest: dict[str, FileSnapshot] = {}
+    ignored: set[str] = set()
+    for entry in entries:
+        event = entry.event
+        if not isinstance(event, FileSnapshot):
+            continue
+        if event.path in latest or len(latest) < max_targets:
+            latest[event.path] = event
+        else:
+            ignored.add(event.path)
+    return list(latest.values()), len(ignored)
