@@ -39,6 +39,8 @@ from donecheck.actors.messages import (
     BudgetInbox,
     BudgetReply,
     ControllerInbox,
+    EvidenceRequest,
+    EvidenceView,
     LedgerEvent,
     LedgerView,
     Material,
@@ -48,6 +50,7 @@ from donecheck.actors.messages import (
     ViewRequest,
     encode,
     encode_events,
+    evidence_decoder,
     review_result_decoder,
     view_decoder,
 )
@@ -271,13 +274,15 @@ class RayLedgers(_Named):
         outbox = _outbox(self._shard(request.session_id), "view_many", "ledger", None)
         return view_decoder.decode(await outbox.submit(request))
 
+    async def evidence(self, request: EvidenceRequest) -> EvidenceView:
+        outbox = _outbox(self._shard(request.session_id), "evidence_many", "ledger", None)
+        return evidence_decoder.decode(await outbox.submit(request))
+
 
 class RayReviewers(_Named):
     """The reviewer pool; a session always goes to the same reviewer (cache locality)."""
 
     kind = "reviewer"
-    reads_ledger = True
-    """Deployed reviewers hold the ledger shards (``ReviewRequest.from_ledger``)."""
 
     async def review(self, request: ReviewRequest) -> ReviewResult:
         data = await self._shard(request.session_id).review_packed.remote(encode(request))

@@ -43,7 +43,6 @@ from donecheck.actors.loop import (
     end_without_review,
     ending_action,
     next_action,
-    progress_key,
 )
 from donecheck.actors.lru import SessionCache
 from donecheck.actors.messages import (
@@ -54,7 +53,8 @@ from donecheck.actors.messages import (
     ControllerAction,
     ControllerInbox,
     Deliver,
-    LedgerEntry,
+    EvidenceRequest,
+    EvidenceView,
     Material,
     MaterialRecorded,
     MilestoneCheck,
@@ -420,8 +420,10 @@ class CompletionController:
         )
         await self._save(msg.session_id, session)
         if self._eager and msg.policy.review and not msg.attachments and not msg.images:
-            entries = (LedgerEntry(seq=1, event=msg),)  # the request is all it needs
-            session.preparing = asyncio.ensure_future(self._prepare(session, entries))
+            # nothing attached: the request is all its pre-analysis reads, and the
+            # evidence of a session just opened holds nothing else
+            bare = EvidenceView(session_id=msg.session_id, request_id=msg.request_id, last_seq=1)
+            session.preparing = asyncio.ensure_future(self._prepare(session, bare))
         return Ack(session_id=msg.session_id, detail="opened")
 
     def _invalidate(self, session: _Session) -> None:
@@ -625,11 +627,13 @@ class CompletionController:
             return False  # the answer alone says it is worth a review: no ledger needed
         if session.materials:
             await asyncio.gather(*session.materials, return_exceptions=True)
-        view = await self._ledger.view(ViewRequest(session_id=task.session_id))
-        session.seen_seq = view.last_seq
-        return trivial_stop(
-            answer, task.request_id, task.request, view.entries, session.limits.trigger_min_chars
+        view = await self._ledger.evidence(
+            EvidenceRequest(
+                session_id=task.session_id, request_id=task.request_id, request=task.request
+            )
         )
+        session.seen_seq = view.last_seq
+        return trivial_stop(answer, task.request, view, session.limits.trigger_min_chars)
 
     async def _review(
         self, session: _Session, task: TaskState, answer: str, kind: AuxKind = "review"
@@ -648,12 +652,10 @@ class CompletionController:
             kind=kind,
             tenant=session.policy.tenant,
         )
-        if not getattr(self._reviewer, "reads_ledger", False):
-            return await self._review_with_view(session, request)
-        # the reviewer reads the evidence from the ledger itself — only what it has
-        # not seen — and returns how far it read and the progress key of it
+        # the reviewer asks the ledger for the evidence itself, and returns how far
+        # into the ledger that went and the progress key of it
         started = self._clock.monotonic()
-        result = await self._ask_reviewer(msgspec.structs.replace(request, from_ledger=True))
+        result = await self._ask_reviewer(request)
         self._timing["review_call_s"] += self._clock.monotonic() - started
         session.seen_seq = result.ledger_seq  # None (a failed review): decide again
         # a verdict without a key counts as progress: the round limit still ends it
@@ -676,48 +678,15 @@ class CompletionController:
                 review_id=review_id, reason=f"the review failed: {type(exc).__name__}: {exc}"
             )
 
-    async def _review_with_view(
-        self, session: _Session, request: ReviewRequest
-    ) -> tuple[ReviewResult, str]:
-        """A review by a reviewer without a ledger (one used on its own): the
-        controller reads the session's ledger and sends it along."""
-        task = session.task
-        started = self._clock.monotonic()
-        # the ledger pairs the operations once (and keeps them): the progress key
-        # below and the reviewer's facts both use its pairing
-        view = await self._ledger.view(
-            ViewRequest(session_id=task.session_id, include=("entries", "operations", "snapshots"))
-        )
-        session.seen_seq = view.last_seq
-        viewed = self._clock.monotonic()
-        self._timing["ledger_view_s"] += viewed - started
-        request = msgspec.structs.replace(
-            request,
-            entries=view.entries,
-            fingerprint=view.fingerprint,
-            operations=view.operations,
-        )
-        result = await self._ask_reviewer(request)
-        reviewed = self._clock.monotonic()
-        self._timing["review_call_s"] += reviewed - viewed
-        findings = result.findings if isinstance(result, Verdict) else ()
-        progress = progress_key(findings, list(view.operations), list(view.snapshots))
-        self._timing["progress_s"] += self._clock.monotonic() - reviewed
-        return result, progress
-
     async def _prepare_when_read(self, session: _Session) -> None:
         """Pre-analyse once the attachments are recorded: never guess at them."""
         await asyncio.gather(*session.materials, return_exceptions=True)
-        try:
-            view = await self._ledger.view(ViewRequest(session_id=session.task.session_id))
-        except Exception:  # the first review pre-analyses instead
-            self._stats["prepare_failures"] += 1
-            return
-        await self._prepare(session, view.entries)
+        await self._prepare(session)
 
-    async def _prepare(self, session: _Session, entries: tuple[LedgerEntry, ...]) -> None:
+    async def _prepare(self, session: _Session, view: EvidenceView | None = None) -> None:
         """Ask the reviewer for the task's pre-analysis now, in the background, so
-        the agent's stop waits for one model call (the review), not two."""
+        the agent's stop waits for one model call (the review), not two. Without
+        ``view`` the reviewer asks the ledger for the evidence (the materials)."""
         task = session.task
         request = ReviewRequest(
             review_id=serial_id("pre-"),
@@ -725,8 +694,8 @@ class CompletionController:
             request_id=task.request_id,
             request=task.request,
             answer="",
-            entries=entries,
             tenant=session.policy.tenant,
+            view=view,
         )
         try:
             await self._reviewer.prepare(request)

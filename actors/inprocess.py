@@ -35,8 +35,9 @@ from donecheck.actors.controller import CompletionController
 from donecheck.actors.errors import DoneCheckError
 from donecheck.actors.ids import actor_name
 from donecheck.actors.ledger import EvidenceLedger
+from donecheck.actors.local import LocalLedgers, LocalReviewers
 from donecheck.actors.parser import AttachmentParser
-from donecheck.actors.peers import LocalBudgets, LocalLedgers, LocalReviewers
+from donecheck.actors.peers import LocalBudgets
 from donecheck.actors.reviewer import Reviewer
 from donecheck.actors.store import StoreLocation
 

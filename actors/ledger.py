@@ -24,25 +24,27 @@ from __future__ import annotations
 
 import hashlib
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
 from donecheck.actors import process
 from donecheck.actors.errors import StoreError
-from donecheck.actors.evidence.excerpt import excerpt
 from donecheck.actors.evidence.fingerprint import RunningFingerprint
-from donecheck.actors.evidence.pairing import Pairing, checks
-from donecheck.actors.evidence.reads import read_evidence
-from donecheck.actors.evidence.writes import edits_of, last_edit_seq, snapshots
+from donecheck.actors.evidence.pairing import Pairing
+from donecheck.actors.evidence.view import SourceReader, build_view
+from donecheck.actors.evidence.writes import edits_of
 from donecheck.actors.messages import (
     AppendAck,
+    EvidenceRequest,
+    EvidenceView,
     FileSnapshot,
     LedgerEntry,
     LedgerEvent,
     LedgerView,
+    Message,
     Operation,
     SessionClosed,
     ViewRequest,
@@ -55,6 +57,7 @@ from donecheck.actors.store import EventRow, LedgerStore, MemoryStore, StoreLoca
 __all__ = ["EvidenceLedger", "event_id_of"]
 
 _raw_list = msgspec.msgpack.Decoder(list[msgspec.Raw])
+_Asked = TypeVar("_Asked", ViewRequest, EvidenceRequest)
 _NEW, _DUPLICATE, _SKIPPED = 0, 1, 2
 
 
@@ -84,6 +87,11 @@ class _SessionLog:
     """The pairing's operations as of ``pairing.count`` entries."""
     watched: set[str] = field(default_factory=set)
     """Paths the session's file snapshots are of (at most ``snapshot_targets``)."""
+    sources: SourceReader = field(default_factory=SourceReader)
+    """The approval statements of the entries read so far (read at a review)."""
+    last_view: tuple[EvidenceRequest, int, EvidenceView] | None = None
+    """The latest evidence view, for the request it answered and the log's length:
+    asked again before the log grows, it is not worked out twice."""
 
     def fingerprint(self) -> str:
         """:func:`~.evidence.fingerprint` of the log, fed only the entries added since
@@ -117,8 +125,9 @@ class _SessionLog:
             raise
 
     def forget_derived(self) -> None:
-        """Drop the pairing and the running fingerprint (rebuilt from the entries)."""
+        """Drop what is derived from the entries (rebuilt from them when needed)."""
         self.pairing, self.running, self.ops = Pairing(), RunningFingerprint(), None
+        self.sources, self.last_view = SourceReader(), None
 
     @property
     def registered(self) -> bool:
@@ -150,6 +159,7 @@ class EvidenceLedger:
             "appended": 0,
             "duplicates": 0,
             "views": 0,
+            "evidence": 0,
             "loads": 0,
             "evicted": 0,
             "conflicts": 0,
@@ -314,59 +324,72 @@ class EvidenceLedger:
         return encode(self.view(request))
 
     def view_many(self, requests: Sequence[ViewRequest]) -> list[bytes | Exception]:
-        """Several callers' :meth:`view_packed` in one call; a request that fails
-        (its session's store cannot be read) answers its own error."""
+        """Several callers' :meth:`view_packed` in one call."""
+        return self._each(requests, self.view)
+
+    def _each(
+        self, requests: Sequence[_Asked], answer: Callable[[_Asked], Message]
+    ) -> list[bytes | Exception]:
+        """Several callers' requests in one call, each answered packed; a request that
+        fails (its session's store cannot be read) answers its own error."""
         self._stats["calls"] += 1
         answers: list[bytes | Exception] = []
         for request in requests:
             try:
-                answers.append(encode(self.view(request)))
+                answers.append(encode(answer(request)))
             except Exception as exc:
                 answers.append(exc)
         return answers
 
     def view(self, request: ViewRequest) -> LedgerView:
-        """A session's entries after ``since_seq`` (at most ``limit``) and the
-        requested views.
-
-        Views are computed from the complete ledger of the session, and come with
-        the page of entries that reaches its end; an unknown session has none.
-        """
+        """A session's entries after ``since_seq`` (at most ``limit``) and, with
+        ``edits``, every write of the session; an unknown session has none."""
         self._stats["views"] += 1
         log = self._log(request.session_id)
         entries = log.entries
-        include = set(request.include)
         shown: tuple[LedgerEntry, ...] = ()
-        if "entries" in include:
+        if "entries" in request.include:
             end = None if request.limit is None else request.since_seq + max(1, request.limit)
             shown = tuple(entries[request.since_seq : end])
-            if end is not None and end < len(entries):
-                include = {"entries"}  # a page before the end: the views come with the last
-        ops = (
-            log.operations()
-            if include & {"operations", "checks", "edits", "reads", "excerpt"}
-            else []
-        )
-        view: dict[str, Any] = {}
-        if "operations" in include:
-            view["operations"] = tuple(ops)
-        if "checks" in include:
-            view["checks"] = tuple(checks(ops, last_edit_seq(ops)))
-        if "edits" in include:
-            view["edits"] = tuple(edits_of(ops))
-        if "reads" in include:
-            view["reads"] = tuple(read_evidence(entries, ops))
-        if "snapshots" in include:
-            view["snapshots"] = tuple(snapshots(entries, self._snapshot_targets)[0])
-        if "excerpt" in include:
-            view["excerpt"] = excerpt(entries, request.excerpt_chars, ops)
+        edits = tuple(edits_of(log.operations())) if "edits" in request.include else ()
         return LedgerView(
             session_id=request.session_id,
             entries=shown,
             fingerprint=log.fingerprint(),
             last_seq=len(entries),
-            **view,
+            edits=edits,
         )
+
+    def evidence(self, request: EvidenceRequest) -> EvidenceView:
+        """What a review of ``request.request_id`` needs, worked out from the session's
+        log here, where it lives (:func:`~donecheck.actors.evidence.view.build_view`):
+        the operations paired as the entries arrived, the approval statements read
+        once per entry, the view itself kept until the log grows."""
+        self._stats["evidence"] += 1
+        log = self._log(request.session_id)
+        known = log.last_view
+        if known is not None and known[0] == request and known[1] == len(log.entries):
+            return known[2]
+        ops: list[Operation] = log.operations()
+        view = build_view(
+            log.entries,
+            request,
+            ops=ops,
+            snapshot_targets=self._snapshot_targets,
+            statements=log.sources.statements(log.entries),
+        )
+        view = msgspec.structs.replace(view, fingerprint=log.fingerprint())
+        log.last_view = (request, len(log.entries), view)
+        return view
+
+    def evidence_packed(self, request: EvidenceRequest) -> bytes:
+        """:meth:`evidence`, answered as msgpack bytes (``evidence_decoder``)."""
+        self._stats["calls"] += 1
+        return encode(self.evidence(request))
+
+    def evidence_many(self, requests: Sequence[EvidenceRequest]) -> list[bytes | Exception]:
+        """Several callers' :meth:`evidence_packed` in one call."""
+        return self._each(requests, self.evidence)
 
     def open_sessions(self) -> list[str]:
         """Sessions of this shard the store holds as open (what a restart can rebuild)."""

@@ -53,6 +53,7 @@ __all__ = [
     "Ack",
     "AnswerLink",
     "AppendAck",
+    "ApprovalStatement",
     "AttachmentRef",
     "Block",
     "BudgetInbox",
@@ -70,7 +71,10 @@ __all__ = [
     "Deny",
     "Edit",
     "EndReason",
+    "EvidenceRequest",
+    "EvidenceView",
     "Excerpt",
+    "FailedCheck",
     "FailedTest",
     "FileSnapshot",
     "Finding",
@@ -91,6 +95,7 @@ __all__ = [
     "Operation",
     "Origin",
     "ParseRequest",
+    "PassingRun",
     "Policy",
     "Preview",
     "ReadEvidence",
@@ -102,21 +107,25 @@ __all__ = [
     "Reserve",
     "ReviewRequest",
     "ReviewResult",
+    "Scope",
     "SessionClosed",
     "SessionOpened",
     "SessionSummary",
     "SetPolicy",
     "Settled",
     "Steer",
+    "SuiteChange",
     "ToolCall",
     "ToolResult",
     "TurnStopping",
+    "UnresolvedError",
     "UsageReport",
     "UsageSummary",
     "UserInput",
     "Verdict",
     "ViewKind",
     "ViewRequest",
+    "WeakenedRun",
     "decode",
     "encode",
     "encode_events",
@@ -512,24 +521,17 @@ class Excerpt(Message, frozen=True, kw_only=True):
     omitted: int = 0
 
 
-ViewKind: TypeAlias = Literal[
-    "entries", "operations", "checks", "edits", "reads", "snapshots", "excerpt"
-]
+ViewKind: TypeAlias = Literal["entries", "edits"]
 
 
 class ViewRequest(Message, frozen=True, kw_only=True):
     """Ask a ledger shard about one session: its entries with ``seq > since_seq``
-    and, on request, the views computed from the complete ledger.
-
-    ``limit``: at most this many entries (a page; at least one). The views
-    computed from the complete ledger come only with the page that reaches its end
-    (``since_seq`` plus the entries shown is ``last_seq``): with it they describe
-    the same entries; with an earlier page they are empty."""
+    (at most ``limit``, a page) and, with ``edits``, every write of the session.
+    What a review needs comes as an :class:`EvidenceView` instead."""
 
     session_id: str
     since_seq: int = 0
     include: tuple[ViewKind, ...] = ("entries",)
-    excerpt_chars: int = 8_000
     limit: int | None = None
 
 
@@ -549,15 +551,173 @@ class LedgerView(Message, frozen=True, kw_only=True):
     fingerprint: str
     """Of the complete ledger of the session, whatever ``since_seq`` was."""
     last_seq: int = 0
-    operations: tuple[Operation, ...] = ()
+    edits: tuple[Edit, ...] = ()
+
+
+class Scope(Message, frozen=True, kw_only=True):
+    """The part of a session's ledger one request is reviewed on: from its own start,
+    or the whole session when it depends on earlier work
+    (:mod:`~donecheck.actors.evidence.scope`)."""
+
+    start: int = 0
+    """Sequence number of the request's own opening entry (0: not found, all of it)."""
+    earlier: bool = False
+    """The request depends on earlier work: earlier requests' entries count too."""
+    starts: tuple[int, ...] = ()
+    """Opening entry of each request of the session, in order (``R1`` first)."""
+    why: str = ""
+    """Why earlier work counts, for the report."""
+
+    def includes(self, seq: int) -> bool:
+        return self.earlier or seq >= self.start
+
+    def label(self, seq: int) -> str:
+        """``R<n>``: the request an entry belongs to."""
+        n = sum(1 for start in self.starts if start <= seq)
+        return f"R{max(n, 1)}"
+
+    @property
+    def several(self) -> bool:
+        """The session has more than one request (labels are worth showing)."""
+        return len(self.starts) > 1
+
+
+class SuiteChange(Message, frozen=True, kw_only=True):
+    """A change the agent made to a test file, test configuration or a runner
+    shadow, with the reasons it weakens the tests (:mod:`~donecheck.actors.evidence.integrity`)."""
+
+    seq: int
+    path: str
+    role: str
+    """``test``, ``config`` or ``shadow``."""
+    reasons: tuple[str, ...] = ()
+
+
+class WeakenedRun(Message, frozen=True, kw_only=True):
+    """A passing run that resolved a failure only after the tests were weakened, or
+    that ran after a file shadowing the runner was written: it proves nothing."""
+
+    passed: Operation
+    failed: Operation | None = None
+    """The first failing run it resolves (``None``: no failure before it)."""
+    changes: tuple[SuiteChange, ...] = ()
+    why: str = ""
+
+
+class FailedCheck(Message, frozen=True, kw_only=True):
+    """A check whose latest run failed and that no later run settled."""
+
+    run: Operation
+    summary: str = ""
+    """How the run ended: its report's counts and first failure, else its output's
+    telling line."""
+    weakened: WeakenedRun | None = None
+    """The pass after it that came only from weakened tests."""
+    nothing_since: Operation | None = None
+    """The latest later run of the same check that proved nothing (masked, hollow)."""
+
+
+class UnresolvedError(Message, frozen=True, kw_only=True):
+    """A command that does work (or a file write) whose latest attempt failed and
+    that nothing later redid successfully."""
+
+    op: Operation
+    summary: str = ""
+    targets: str = ""
+    """The paths a file tool's failed write named."""
+
+
+class PassingRun(Message, frozen=True, kw_only=True):
+    """A check's passing run after the last edit."""
+
+    op: Operation
+    names: frozenset[str] = frozenset()
+    """For a test run: the words of its output that follow a space or ``/`` (the
+    files a verbose run lists), to tell which test files it ran."""
+
+
+class ApprovalStatement(Message, frozen=True, kw_only=True):
+    """A sentence of a source that says something was approved (or is not yet)."""
+
+    approved: bool
+    units: frozenset[str]
+    """What it is about: content words (:func:`~donecheck.actors.review.approval.subject_units`)."""
+    cite: str
+    sentence: str
+
+
+class EvidenceRequest(Message, frozen=True, kw_only=True):
+    """Ask a ledger shard for the evidence one review of request ``request_id``
+    (its text ``request``) needs. ``prompt``: also what a judge's prompt shows
+    (the checks, the writes, the bounded tool log and the text behind each id)."""
+
+    session_id: str
+    request_id: str
+    request: str = ""
+    prompt: bool = False
+    excerpt_chars: int = 8_000
+
+
+class EvidenceView(Message, frozen=True, kw_only=True):
+    """Everything a review of one request reads from the ledger, worked out where the
+    log lives and bounded: what was run and how it ended, what was written and read,
+    which attachments and reports there are, what weakened the tests. No log entry
+    crosses; each list is capped (``truncated`` names what a cap cut)."""
+
+    session_id: str
+    request_id: str
+    last_seq: int = 0
+    """The ledger entries this view describes: seqs 1 to ``last_seq``."""
+    fingerprint: str = ""
+    """Of the complete ledger of the session (the judge's cache key)."""
+    progress: str = ""
+    """A digest of the latest outcome of each operation and the latest snapshot of
+    each watched file: between two reviews, the same digest means no new evidence."""
+    scope: Scope = Scope()
+    acted: bool = False
+    """A tool was called since the request began."""
+    attachments: tuple[AttachmentRef | ImageRef, ...] = ()
+    """The attachments the request depends on."""
+    materials: tuple[Material, ...] = ()
+    """The session's materials: the latest of each attachment and tool image."""
+    reads: tuple[ReadEvidence, ...] = ()
+    failed: tuple[FailedCheck, ...] = ()
+    weakened: tuple[WeakenedRun, ...] = ()
+    """Passing test runs after the tests were weakened with no failure before them
+    (or after a runner shadow), not re-run since."""
+    errors: tuple[UnresolvedError, ...] = ()
+    passing: dict[str, tuple[PassingRun, ...]] = {}
+    """Check category → its passing runs after the last edit, for the categories
+    whose latest run since then passed."""
+    nothing: dict[str, Operation] = {}
+    """Check category → its latest run that proved nothing (masked, hollow, partial)."""
+    last_runs: dict[str, Operation] = {}
+    """Check category → its latest run."""
+    last_edit: Edit | None = None
+    writes: tuple[Edit, ...] = ()
+    """The latest write to each named path that did not fail, in ledger order."""
+    unnamed_writes: tuple[int, ...] = ()
+    """Call seqs of the latest writes that name no path (at most three)."""
+    snapshot_paths: tuple[str, ...] = ()
+    looked: tuple[tuple[str, str], ...] = ()
+    """(path, evidence id) of each file a tool showed, its latest showing, in order."""
+    runs: tuple[ReportedRun, ...] = ()
+    """The latest run of each check, with who told its outcome (for the card)."""
+    approvals: tuple[ApprovalStatement, ...] = ()
+    """Approval statements of the request, user inputs, tool outputs and materials."""
+    truncated: tuple[str, ...] = ()
+    # what a judge's prompt shows (EvidenceRequest.prompt)
     checks: tuple[Check, ...] = ()
     edits: tuple[Edit, ...] = ()
-    reads: tuple[ReadEvidence, ...] = ()
-    snapshots: tuple[FileSnapshot, ...] = ()
+    """Every write of the request, in ledger order."""
     excerpt: Excerpt | None = None
+    texts: dict[str, str] = {}
+    """The full text behind each ledger id the prompt shows."""
+    tool_results: dict[str, tuple[str, str]] = {}
+    """Per tool call that returned images: where, and the start of its text."""
 
 
-LedgerInbox: TypeAlias = LedgerEvent | ViewRequest
+LedgerInbox: TypeAlias = LedgerEvent | ViewRequest | EvidenceRequest
 
 
 # ---------------------------------------------------------------------------- parser
@@ -577,8 +737,9 @@ class ParseRequest(Message, frozen=True, kw_only=True):
 
 
 class ReviewRequest(Message, frozen=True, kw_only=True):
-    """Everything one review may see. The reviewer holds no session state, only
-    caches (with ``from_ledger``, a copy of the entries it has read)."""
+    """One review: the task, the answer, and (when the caller has it) the evidence.
+    The reviewer holds no session state, only caches: without ``view`` it asks the
+    session's ledger shard for the :class:`EvidenceView` itself."""
 
     review_id: str
     session_id: str
@@ -586,21 +747,14 @@ class ReviewRequest(Message, frozen=True, kw_only=True):
     request: str
     answer: str
     answer_label: str = "A1"
-    entries: tuple[LedgerEntry, ...] = ()
     acceptance: Acceptance | None = None
     """Pre-analysis of the task, when the caller has it (else the reviewer makes it)."""
-    fingerprint: str = ""
     round: int = 0
     kind: AuxKind = "review"
     """``milestone`` for a mid-task check the agent asked for (advisory only)."""
     tenant: str | None = None
-    operations: tuple[Operation, ...] | None = None
-    """The operations of ``entries`` as the ledger computed them (the reviewer then
-    does not pair them again); ``None``: the reviewer computes them."""
-    from_ledger: bool = False
-    """``entries``, ``operations`` and ``fingerprint`` are not sent: the reviewer reads
-    them from the session's ledger shard — only the entries it has not seen yet —
-    and says in its result up to which entry it read (``ledger_seq``)."""
+    view: EvidenceView | None = None
+    """The evidence, when the caller built it (a reviewer used without a ledger)."""
 
 
 class Verdict(Message, frozen=True, kw_only=True):
@@ -627,9 +781,9 @@ class Verdict(Message, frozen=True, kw_only=True):
     runs: tuple[ReportedRun, ...] = ()
     """The task's latest check results, each with its origin (for the card)."""
     ledger_seq: int | None = None
-    """For a ``from_ledger`` request: the last ledger entry the review read."""
+    """The last ledger entry the evidence of the review described."""
     progress: str | None = None
-    """For a ``from_ledger`` request: the loop's progress key of what it read."""
+    """The loop's progress key: the findings and the evidence they were drawn from."""
 
 
 class NoVerdict(Message, frozen=True, kw_only=True):
@@ -936,6 +1090,7 @@ AnyMessage: TypeAlias = (
     | LedgerEntry
     | AppendAck
     | LedgerView
+    | EvidenceView
     | ParseRequest
     | Material
     | ReviewRequest
@@ -952,6 +1107,7 @@ _encoder = msgspec.msgpack.Encoder()
 _decoder: msgspec.msgpack.Decoder[AnyMessage] = msgspec.msgpack.Decoder(AnyMessage)
 ledger_event_decoder: msgspec.msgpack.Decoder[LedgerEvent] = msgspec.msgpack.Decoder(LedgerEvent)
 view_decoder: msgspec.msgpack.Decoder[LedgerView] = msgspec.msgpack.Decoder(LedgerView)
+evidence_decoder: msgspec.msgpack.Decoder[EvidenceView] = msgspec.msgpack.Decoder(EvidenceView)
 review_request_decoder: msgspec.msgpack.Decoder[ReviewRequest] = msgspec.msgpack.Decoder(
     ReviewRequest
 )

@@ -3,10 +3,12 @@
 The controller is written against :class:`LedgerPort`, :class:`ReviewerPort`
 and :class:`BudgetPort`; the reviewer against :class:`BudgetPort`. In a
 deployment they are Ray actors reached through
-:class:`~donecheck.actors.calls.RayLedgers` and its siblings; in unit tests and
-benchmarks of the logic alone they are :class:`LocalLedgers`,
-:class:`LocalReviewers` and :class:`LocalBudgets` over plain instances of the
-same classes Ray runs.
+:class:`~donecheck.actors.calls.RayLedgers` and its siblings; in one process they
+are :class:`~donecheck.actors.local.LocalLedgers`,
+:class:`~donecheck.actors.local.LocalReviewers` and :class:`LocalBudgets` over
+plain instances of the same classes Ray runs. This module imports no actor but
+the budget accountant (the reviewer's default), so a reviewer that reaches the
+ledger through a :class:`LedgerPort` never imports the ledger.
 """
 
 from __future__ import annotations
@@ -16,7 +18,6 @@ from typing import Protocol
 
 from donecheck.actors.budget import BudgetAccountant
 from donecheck.actors.ids import budget_key, shard_of
-from donecheck.actors.ledger import EvidenceLedger
 from donecheck.actors.messages import (
     Ack,
     AppendAck,
@@ -24,6 +25,8 @@ from donecheck.actors.messages import (
     BudgetQuery,
     BudgetReply,
     Deny,
+    EvidenceRequest,
+    EvidenceView,
     Grant,
     LedgerEvent,
     LedgerView,
@@ -41,8 +44,6 @@ __all__ = [
     "BudgetShards",
     "LedgerPort",
     "LocalBudgets",
-    "LocalLedgers",
-    "LocalReviewers",
     "ReviewerPort",
     "one_session",
 ]
@@ -52,6 +53,8 @@ class LedgerPort(Protocol):
     async def append(self, events: Sequence[LedgerEvent]) -> AppendAck: ...
 
     async def view(self, request: ViewRequest) -> LedgerView: ...
+
+    async def evidence(self, request: EvidenceRequest) -> EvidenceView: ...
 
 
 class ReviewerPort(Protocol):
@@ -78,42 +81,6 @@ def one_session(events: Sequence[LedgerEvent]) -> str:
     if len(sessions) != 1:
         raise ValueError(f"one append carries one session's events, got {len(sessions)}")
     return sessions.pop()
-
-
-class LocalLedgers:
-    """In-process shards (unit tests, benchmarks of the logic alone)."""
-
-    def __init__(self, ledgers: Sequence[EvidenceLedger]) -> None:
-        self.ledgers = list(ledgers)
-
-    def for_session(self, session_id: str) -> EvidenceLedger:
-        return self.ledgers[shard_of(session_id, len(self.ledgers))]
-
-    async def append(self, events: Sequence[LedgerEvent]) -> AppendAck:
-        return self.for_session(one_session(events)).append(events)
-
-    async def view(self, request: ViewRequest) -> LedgerView:
-        return self.for_session(request.session_id).view(request)
-
-
-class LocalReviewers:
-    def __init__(self, reviewers: Sequence[ReviewerPort]) -> None:
-        self.reviewers = list(reviewers)
-
-    @property
-    def reads_ledger(self) -> bool:
-        """Whether every reviewer reads a session's evidence from the ledger itself
-        (``ReviewRequest.from_ledger``); a reviewer used on its own does not."""
-        return all(getattr(r, "reads_ledger", False) for r in self.reviewers)
-
-    async def review(self, request: ReviewRequest) -> ReviewResult:
-        return await self._for(request).review(request)
-
-    async def prepare(self, request: ReviewRequest) -> Ack:
-        return await self._for(request).prepare(request)
-
-    def _for(self, request: ReviewRequest) -> ReviewerPort:
-        return self.reviewers[shard_of(request.session_id, len(self.reviewers))]
 
 
 class BudgetShards:

@@ -35,7 +35,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import math
 import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, Sequence
@@ -47,8 +46,6 @@ from donecheck.actors import process
 from donecheck.actors.budget import BudgetAccountant
 from donecheck.actors.clock import Clock, SystemClock
 from donecheck.actors.config import Config
-from donecheck.actors.evidence.fingerprint import RunningFingerprint, fingerprint
-from donecheck.actors.evidence.writes import snapshots
 from donecheck.actors.ids import serial_id
 from donecheck.actors.judge import (
     Attempt,
@@ -65,8 +62,8 @@ from donecheck.actors.messages import (
     Ack,
     AuxKind,
     Deny,
-    LedgerEntry,
-    LedgerView,
+    EvidenceRequest,
+    EvidenceView,
     NoVerdict,
     Reserve,
     ReviewRequest,
@@ -74,17 +71,15 @@ from donecheck.actors.messages import (
     UsageReport,
     UsageSummary,
     Verdict,
-    ViewRequest,
     encode,
     review_request_decoder,
 )
 from donecheck.actors.peers import BudgetPort, LedgerPort, LocalBudgets
 from donecheck.actors.process import process_facts
 from donecheck.actors.review.combine import combine, fallback, noted
-from donecheck.actors.review.facts import Facts
 from donecheck.actors.review.preanalysis import (
-    depends_on,
     extract_acceptance,
+    material_key,
     parse_preanalysis,
     preanalysis_messages,
 )
@@ -94,7 +89,7 @@ from donecheck.actors.review.prompt import (
     build_review_prompt,
     preanalysis_block,
 )
-from donecheck.actors.review.rules import acceptance_of, review_by_rules
+from donecheck.actors.review.rules import acceptance_of, review_by_rules, tagged
 from donecheck.actors.review.verdicts import parse_verdict
 
 __all__ = ["Reviewer"]
@@ -102,13 +97,6 @@ __all__ = ["Reviewer"]
 _T = TypeVar("_T")
 _ACCEPTANCE_CACHE = 10_000
 _LATENCIES = 4_096
-_VIEW_PAGE = 4_096
-"""Ledger entries a reviewer reads per call (about 1 MB of messages)."""
-_MIRRORED_SESSIONS = 2_000
-_MIRRORED_ENTRIES = 1_000_000
-"""Bounds of the ledger entries kept for ``from_ledger`` reviews (sessions, and
-entries over all of them): past them the least recently reviewed go, and are read
-whole from the ledger at their next review."""
 
 
 class Reviewer:
@@ -124,10 +112,10 @@ class Reviewer:
         settle_gc: bool = False,
     ) -> None:
         """Without ``budget`` an in-process accountant counts the aux calls; without
-        ``provider`` the configured judge route is called over HTTP. With ``ledger``
-        the reviewer takes ``from_ledger`` requests: it reads a session's evidence
-        from its ledger shard itself, only the entries it has not seen yet. ``settle_gc``: set by
-        ``deploy`` in an actor's process (:func:`~donecheck.actors.process.settle_gc`)."""
+        ``provider`` the configured judge route is called over HTTP. ``ledger``: the
+        ledger shards a review asks for its evidence view (a request that carries its
+        view needs none). ``settle_gc``: set by ``deploy`` in an actor's process
+        (:func:`~donecheck.actors.process.settle_gc`)."""
         self.index = index
         self._config = config or Config()
         self._clock = clock or SystemClock()
@@ -144,10 +132,6 @@ class Reviewer:
             self.route = JudgeRoute(base_url="http://127.0.0.1/", model="injected")
         self._budget = budget or LocalBudgets([BudgetAccountant(config=self._config)])
         self._ledger = ledger
-        self._mirrors: OrderedDict[str, _Mirror] = OrderedDict()
-        """Each session's ledger entries read so far (``from_ledger``), seq order."""
-        self._mirrored = 0
-        """Entries the kept copies held when last kept (their sum: the bound's count)."""
         self._limit: asyncio.Semaphore | None = None
         self._cache: OrderedDict[str, Verdict] = OrderedDict()
         self._pending: dict[str, asyncio.Future[Any]] = {}
@@ -161,8 +145,7 @@ class Reviewer:
         self._stats = {
             "calls": 0,
             "reviews": 0,
-            "ledger_entries_read": 0,
-            "ledger_rereads": 0,
+            "evidence_views": 0,
             "failures": 0,
             "cache_hits": 0,
             "coalesced": 0,
@@ -180,114 +163,41 @@ class Reviewer:
     def mode(self) -> str:
         return "rules" if self.route is None else "judge"
 
-    @property
-    def reads_ledger(self) -> bool:
-        """Whether this reviewer takes ``from_ledger`` requests (it has a ledger)."""
-        return self._ledger is not None
-
     # --------------------------------------------------------------- evidence
 
-    async def _with_evidence(self, request: ReviewRequest) -> tuple[ReviewRequest, int]:
-        """A ``from_ledger`` request with its evidence: the session's entries — those
-        this reviewer has not seen yet read from its ledger shard, which pairs the
-        operations (keeping them as the log grows) — and the last seq read. The copy
-        is trusted only when its running fingerprint is the ledger's."""
+    async def _evidence(self, request: ReviewRequest, *, prompt: bool) -> EvidenceView:
+        """The request's evidence: the view it carries, else the one its session's
+        ledger shard works out (with a judge's prompt parts when ``prompt``)."""
+        if request.view is not None:
+            return request.view
         if self._ledger is None:
-            raise ValueError("a from_ledger review needs a reviewer with a ledger")
-        session_id = request.session_id
-        for _ in range(2):
-            known = self._mirrors.get(session_id)
-            read, view = await self._read_ledger(
-                session_id, len(known.entries) if known is not None else 0
+            raise ValueError("a review without its evidence view needs a reviewer with a ledger")
+        self._stats["evidence_views"] += 1
+        return await self._ledger.evidence(
+            EvidenceRequest(
+                session_id=request.session_id,
+                request_id=request.request_id,
+                request=request.request,
+                prompt=prompt,
+                excerpt_chars=self._config.tool_log_excerpt_chars,
             )
-            # another review of the session may have read on meanwhile: same copy
-            mirror = self._mirrors.get(session_id) or _Mirror()
-            mirror.extend(read)
-            self._stats["ledger_entries_read"] += len(read)
-            if len(mirror.entries) == view.last_seq and mirror.fingerprint() == view.fingerprint:
-                self._keep(session_id, mirror)
-                evidence = msgspec.structs.replace(
-                    request,
-                    entries=tuple(mirror.entries),
-                    operations=view.operations,
-                    fingerprint=view.fingerprint,
-                    from_ledger=False,
-                )
-                return evidence, view.last_seq
-            # not the ledger's prefix (dropped meanwhile, or another store under the
-            # same session id): forget the copy and read the whole log
-            self._stats["ledger_rereads"] += 1
-            dropped = self._mirrors.pop(session_id, None)
-            if dropped is not None:
-                self._mirrored -= dropped.counted
-        raise RuntimeError(f"the ledger of {session_id} kept changing while it was read")
-
-    async def _read_ledger(
-        self, session_id: str, since: int
-    ) -> tuple[list[LedgerEntry], LedgerView]:
-        """A session's entries after ``since``, read in pages of at most
-        ``_VIEW_PAGE``, and the view of the last page (with the operations of the
-        entries read). A long session then crosses as messages of a megabyte or
-        so, not as one the size of its whole log (32 MB at 100k entries, about ten
-        times that at 1M, each encoded, copied and decoded whole). Stops early,
-        incomplete — which the caller's check then catches — at an empty page, or
-        after twice the pages the ledger held when the read began (plus two): a
-        ledger growing faster than it is read."""
-        assert self._ledger is not None
-        read: list[LedgerEntry] = []
-        pages = most = 0
-        while True:
-            view = await self._ledger.view(
-                ViewRequest(
-                    session_id=session_id,
-                    since_seq=since + len(read),
-                    include=("entries", "operations"),
-                    limit=_VIEW_PAGE,
-                )
-            )
-            read += view.entries
-            pages += 1
-            if pages == 1:
-                most = 2 + 2 * math.ceil((view.last_seq - since) / _VIEW_PAGE)
-            if not view.entries or since + len(read) >= view.last_seq or pages >= most:
-                return read, view
-
-    def _keep(self, session_id: str, mirror: _Mirror) -> None:
-        """Keep a session's copy, within the bounds (least recently reviewed go)."""
-        known = self._mirrors.pop(session_id, None)
-        if known is not None:
-            self._mirrored -= known.counted
-        mirror.counted = 0
-        if len(mirror.entries) <= _MIRRORED_ENTRIES:  # else too big: read whole each time
-            self._mirrors[session_id] = mirror
-            mirror.counted = len(mirror.entries)
-            self._mirrored += mirror.counted
-        while self._mirrors and (
-            len(self._mirrors) > _MIRRORED_SESSIONS or self._mirrored > _MIRRORED_ENTRIES
-        ):
-            _, dropped = self._mirrors.popitem(last=False)
-            self._mirrored -= dropped.counted
+        )
 
     # ----------------------------------------------------------------- review
 
     async def review(self, request: ReviewRequest) -> ReviewResult:
+        """The verdict on ``request``, with how far into the ledger its evidence went
+        and the loop's progress key of it."""
         self._stats["calls"] += 1
         self._in_flight += 1
         started = time.perf_counter()
         try:
-            read_to = None
-            if request.from_ledger:
-                request, read_to = await self._with_evidence(request)
-            result = await self._reviewed(request)
-            if read_to is None:
-                return result
+            view = await self._evidence(request, prompt=self.route is not None)
+            result = await self._reviewed(request, view)
             findings = result.findings if isinstance(result, Verdict) else ()
-            progress = progress_key(
-                findings,
-                request.operations or (),
-                snapshots(request.entries, self._config.snapshot_max_targets)[0],
+            return msgspec.structs.replace(
+                result, ledger_seq=view.last_seq, progress=progress_key(findings, view.progress)
             )
-            return msgspec.structs.replace(result, ledger_seq=read_to, progress=progress)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # a bug must become "could not verify", never a pass or a fix
@@ -302,10 +212,9 @@ class Reviewer:
             if self.route is None:
                 self._latency_ms.append((time.perf_counter() - started) * 1000)
 
-    async def _reviewed(self, request: ReviewRequest) -> ReviewResult:
-        """The review of a request that carries its evidence."""
-        ev = Facts.of(request)
-        rules = review_by_rules(request, ev)
+    async def _reviewed(self, request: ReviewRequest, view: EvidenceView) -> ReviewResult:
+        """The review of ``request`` on its evidence ``view``."""
+        rules = review_by_rules(request, view)
         if self._warning:
             rules = msgspec.structs.replace(
                 noted(rules, self._warning), judge_errors=(self._warning,)
@@ -315,7 +224,7 @@ class Reviewer:
         # the controller's card needs the usage: it comes back with the verdict
         self._usage_seen[request.session_id] = None
         try:
-            result = await self._judged(request, ev, rules)
+            result = await self._judged(request, view, rules)
         finally:
             usage = self._usage_seen.pop(request.session_id, None)
         return result if usage is None else msgspec.structs.replace(result, usage=usage)
@@ -342,8 +251,9 @@ class Reviewer:
             return Ack(session_id=request.session_id, detail="rules-only: nothing to prepare")
         if self._limit is None:
             self._limit = asyncio.Semaphore(self._config.reviewer_concurrency)
+        view = await self._evidence(request, prompt=False)
         async with self._limit:
-            acceptance = await self._acceptance_for(request, Facts.of(request))
+            acceptance = await self._acceptance_for(request, view)
         self._stats["prepared"] += 1
         return Ack(
             session_id=request.session_id,
@@ -372,8 +282,6 @@ class Reviewer:
             "in_flight": self._in_flight,
             "queued": self._queued,
             "cached_verdicts": len(self._cache),
-            "mirrored_sessions": len(self._mirrors),
-            "mirrored_entries": self._mirrored,
             **self._stats,
             "rules_review_ms_p50": pct(0.50),
             "rules_review_ms_p99": pct(0.99),
@@ -382,14 +290,14 @@ class Reviewer:
 
     # ------------------------------------------------------------ with a judge
 
-    def _cache_key(self, request: ReviewRequest, acceptance_key: str) -> str:
+    def _cache_key(self, request: ReviewRequest, view: EvidenceView, acceptance_key: str) -> str:
         digest = hashlib.blake2b(digest_size=20)
         assert self.route is not None
         for part in (
             PROMPT_VERSION,
             self.route.label,
             str(self.route.temperature),
-            request.fingerprint or fingerprint(request.entries),
+            view.fingerprint or f"seq:{view.last_seq}",
             request.request,
             request.answer,
             acceptance_key,
@@ -417,17 +325,19 @@ class Reviewer:
         finally:
             del self._pending[key]
 
-    async def _judged(self, request: ReviewRequest, ev: Facts, rules: Verdict) -> ReviewResult:
+    async def _judged(
+        self, request: ReviewRequest, view: EvidenceView, rules: Verdict
+    ) -> ReviewResult:
         acceptance_key = (
             json.dumps([i.text for i in request.acceptance.items]) if request.acceptance else ""
         )
-        key = self._cache_key(request, acceptance_key)
+        key = self._cache_key(request, view, acceptance_key)
         cached = self._cache.get(key)
         if cached is not None:
             self._cache.move_to_end(key)
             self._stats["cache_hits"] += 1
             return msgspec.structs.replace(cached, review_id=request.review_id)
-        result, shared = await self._once(key, lambda: self._judge(request, ev, rules))
+        result, shared = await self._once(key, lambda: self._judge(request, view, rules))
         if shared:
             self._stats["coalesced"] += 1
         elif isinstance(result, Verdict) and result.reviewer.startswith("judge:"):
@@ -437,7 +347,9 @@ class Reviewer:
                 self._cache.popitem(last=False)
         return msgspec.structs.replace(result, review_id=request.review_id)
 
-    async def _judge(self, request: ReviewRequest, ev: Facts, rules: Verdict) -> ReviewResult:
+    async def _judge(
+        self, request: ReviewRequest, view: EvidenceView, rules: Verdict
+    ) -> ReviewResult:
         if self._limit is None:
             self._limit = asyncio.Semaphore(self._config.reviewer_concurrency)
         self._queued += 1
@@ -446,14 +358,14 @@ class Reviewer:
         finally:
             self._queued -= 1
         try:
-            acceptance = await self._acceptance_for(request, ev)
+            acceptance = await self._acceptance_for(request, view)
             started = time.perf_counter()
             prompt = build_review_prompt(
-                ev,
+                view,
+                request,
                 acceptance,
                 sees_images=self.route is not None and self.route.sees_images,
                 answer_chars=self._config.answer_excerpt_chars,
-                tool_log_chars=self._config.tool_log_excerpt_chars,
                 material_chars=self._config.material_excerpt_chars,
             )
             self._timing["prepare_s"] += time.perf_counter() - started
@@ -477,6 +389,7 @@ class Reviewer:
             assert self.route is not None
             result = combine(
                 request,
+                view,
                 rules,
                 prompt,
                 acceptance,
@@ -485,7 +398,7 @@ class Reviewer:
                 judge=self.route.label,
             )
             if isinstance(result, Verdict):
-                result = msgspec.structs.replace(result, cited=ev.tagged(result.cited))
+                result = msgspec.structs.replace(result, cited=tagged(result.cited, view.scope))
             return result
         finally:
             self._timing["conclude_s"] += time.perf_counter() - started
@@ -575,7 +488,7 @@ class Reviewer:
             if settled.usage is not None and session_id in self._usage_seen:
                 self._usage_seen[session_id] = settled.usage
 
-    async def _acceptance_for(self, request: ReviewRequest, ev: Facts) -> Acceptance:
+    async def _acceptance_for(self, request: ReviewRequest, view: EvidenceView) -> Acceptance:
         if request.acceptance is not None:
             return request.acceptance
         task = (request.session_id, request.request_id)
@@ -583,22 +496,19 @@ class Reviewer:
         if known is not None:
             self._acceptance.move_to_end(task)
             return known
-        refs = depends_on(request.entries, request.request_id, request.request)
-        if any(_no_content_yet(r.sha256, ev) for r in refs):
-            return acceptance_of(request, ev)  # do not guess, do not cache
+        if any(_no_content_yet(r.sha256, view) for r in view.attachments):
+            return acceptance_of(request, view)  # do not guess, do not cache
         acceptance, _ = await self._once(
-            "pre:" + "\x00".join(task), lambda: self._preanalyse(request, ev)
+            "pre:" + "\x00".join(task), lambda: self._preanalyse(request, view)
         )
         self._acceptance[task] = acceptance
         while len(self._acceptance) > _ACCEPTANCE_CACHE:
             self._acceptance.popitem(last=False)
         return acceptance
 
-    async def _preanalyse(self, request: ReviewRequest, ev: Facts) -> Acceptance:
-        wanted = {
-            r.sha256 for r in depends_on(request.entries, request.request_id, request.request)
-        }
-        materials = [m for sha, m in ev.materials.items() if sha in wanted]
+    async def _preanalyse(self, request: ReviewRequest, view: EvidenceView) -> Acceptance:
+        wanted = {r.sha256 for r in view.attachments}
+        materials = [m for m in view.materials if material_key(m) in wanted]
         if not request.request.strip() and not materials:  # the request is unknown
             return extract_acceptance(request.request_id, request.request)
         block = preanalysis_block(request.request, materials, self._config.material_excerpt_chars)
@@ -638,28 +548,6 @@ class Reviewer:
         return parsed
 
 
-class _Mirror:
-    """The ledger entries of one session a reviewer has read, in seq order, with
-    their running :func:`~.evidence.fingerprint` (checked against the ledger's)."""
-
-    __slots__ = ("counted", "entries", "running")
-
-    def __init__(self) -> None:
-        self.entries: list[LedgerEntry] = []
-        self.running = RunningFingerprint()
-        self.counted = 0
-        """How many of ``entries`` the reviewer's total counts."""
-
-    def extend(self, entries: Sequence[LedgerEntry]) -> None:
-        for entry in entries:
-            if entry.seq == len(self.entries) + 1:  # the ledger's seqs are 1, 2, 3, …
-                self.entries.append(entry)
-        self.running.feed(self.entries[self.running.count :])
-
-    def fingerprint(self) -> str:
-        return self.running.value
-
-
 class _Denied:
     """The budget accountant refused the call: nothing was spent."""
 
@@ -667,14 +555,14 @@ class _Denied:
         self.reason = reason
 
 
-def _no_content_yet(sha256: str, ev: Facts) -> bool:
+def _no_content_yet(sha256: str, view: EvidenceView) -> bool:
     """An attachment with no content evidence yet (SPEC §5): not parsed so far, or
     DoneCheck could not read it and neither has the agent. A pre-analysis then
     waits rather than guess at what it says."""
-    material = ev.materials.get(sha256)
+    material = next((m for m in view.materials if material_key(m) == sha256), None)
     if material is None:
         return True
     if material.status in {"parsed", "partial"}:
         return False
-    read = ev.reads.get(sha256)
+    read = next((r for r in view.reads if r.sha256 == sha256), None)
     return read is None or read.status not in {"read", "partial"}

@@ -29,12 +29,16 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import msgspec
+
 from benchmarks._common import describe, emit, log
 from donecheck.actors.messages import (
+    EvidenceRequest,
     ToolResult,
     ViewRequest,
     encode,
     encode_events,
+    evidence_decoder,
     view_decoder,
 )
 
@@ -278,19 +282,26 @@ def view_latency(dc: object) -> None:
         )
     for start in range(0, len(events), 100):
         ray.get(ledger.append_packed.remote(encode_events(events[start : start + 100])))
-    for label, include in (
-        ("entries", ("entries",)),
+    asks = (
+        ("entries", ViewRequest(session_id=session)),
         (
-            "all_views",
-            ("entries", "operations", "checks", "edits", "reads", "snapshots", "excerpt"),
+            "evidence",
+            EvidenceRequest(session_id=session, request_id="q", request="Fix it", prompt=True),
         ),
-    ):
-        request = ViewRequest(session_id=session, include=include)  # type: ignore[arg-type]
-        ray.get(ledger.view_packed.remote(request))
+    )
+    for label, request in asks:
+        method, decoder = (
+            (ledger.view_packed, view_decoder)
+            if isinstance(request, ViewRequest)
+            else (ledger.evidence_packed, evidence_decoder)
+        )
+        ray.get(method.remote(request))
         samples = []
-        for _ in range(50):  # as a controller reads it: packed, then decoded here
+        for n in range(50):  # as a peer reads it: packed, then decoded here
+            if isinstance(request, EvidenceRequest):  # a new request: worked out afresh
+                request = msgspec.structs.replace(request, request=f"Fix it ({n})")
             started = time.perf_counter()
-            view = view_decoder.decode(ray.get(ledger.view_packed.remote(request)))
+            view = decoder.decode(ray.get(method.remote(request)))
             samples.append((time.perf_counter() - started) * 1000)
         assert view.last_seq == 1_000
         stats = describe(samples)

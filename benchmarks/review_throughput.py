@@ -46,7 +46,14 @@ REQUEST = "Fix add() in calc.py.\n1. The tests must pass.\n2. Keep the public AP
 
 
 def review_request(session: str, n_events: int) -> Any:
-    from donecheck.actors.messages import LedgerEntry, ReviewRequest, ToolCall, ToolResult
+    from donecheck.actors.evidence.view import build_view
+    from donecheck.actors.messages import (
+        EvidenceRequest,
+        LedgerEntry,
+        ReviewRequest,
+        ToolCall,
+        ToolResult,
+    )
     from donecheck.actors.review.preanalysis import extract_acceptance
 
     entries = []
@@ -73,8 +80,12 @@ def review_request(session: str, n_events: int) -> Any:
         request_id="q",
         request=REQUEST,
         answer=f"{ANSWER} ({session})",
-        entries=tuple(entries),
         acceptance=extract_acceptance("q", REQUEST),
+        # the evidence view a ledger shard would serve for this session
+        view=build_view(
+            entries,
+            EvidenceRequest(session_id=session, request_id="q", request=REQUEST, prompt=True),
+        ),
     )
 
 
@@ -202,7 +213,6 @@ def bench_judge(n_events: int, latency: float, levels: list[int], reviewers: int
     from donecheck.actors.calls import RayReviewers
     from donecheck.actors.config import Config
     from donecheck.actors.deploy import deploy
-    from donecheck.actors.review.facts import Facts
     from donecheck.actors.review.prompt import build_review_prompt
 
     child, url = start_judge(latency)
@@ -230,8 +240,9 @@ def bench_judge(n_events: int, latency: float, levels: list[int], reviewers: int
                 # the bare loop sends the very prompts DoneCheck builds for these sessions
                 bodies = []
                 for request in requests:
-                    ev = Facts.of(request)
-                    prompt = build_review_prompt(ev, request.acceptance, sees_images=False)
+                    prompt = build_review_prompt(
+                        request.view, request, request.acceptance, sees_images=False
+                    )
                     body = {
                         "model": "scripted",
                         "messages": prompt.messages,

@@ -31,9 +31,9 @@ from urllib.parse import urlsplit
 import httpx
 
 from donecheck.actors.errors import DoneCheckError, InputError
+from donecheck.actors.evidence.runner import output_summary
 from donecheck.actors.judge import is_loopback
 from donecheck.actors.messages import ControllerAction, Deliver, Report, ReportCard, Steer
-from donecheck.actors.review.rules import output_summary
 
 if TYPE_CHECKING:
     from donecheck.runtime.api import DoneCheck

@@ -5,8 +5,9 @@ what a judge model reads. Each operation is one item — its evidence id, the
 tool and its arguments, the outcome, and the end of its output (where runners
 print their summaries). Failed operations go in first, so they are never
 crowded out; the rest fill the budget newest first. If the failures alone are
-over the budget, their outputs are shortened evenly. What was left out is
-counted in a marker line.
+over the budget, their outputs are shortened evenly, and only the newest
+``MAX_FAILED`` are shown (the rules read them all). What was left out is counted
+in a marker line.
 """
 
 from __future__ import annotations
@@ -30,6 +31,9 @@ _ARGS_CHARS = 240
 _OK_OUTPUT = 300
 _FAILED_OUTPUT = 1_500
 _MIN_OUTPUT = 160
+MAX_FAILED = 200
+"""The most failed operations an excerpt shows, newest first: bounded even when the
+failures alone are over the budget."""
 
 
 def _arguments(call: ToolCall | None, op: Operation) -> str:
@@ -120,7 +124,7 @@ def excerpt(
         report = reports.get(op.report_seq) if op.report_seq is not None else None
         return _item(op, call, result, output, report)
 
-    failed = [op for op in newest_first if op.ok is False]
+    failed = [op for op in newest_first if op.ok is False][:MAX_FAILED]
     others = [op for op in newest_first if op.ok is not False]
     chosen: dict[int, str] = {}
     used = 0

@@ -346,6 +346,7 @@ _SELECTORS = {
 }  # fmt: skip
 
 
+@functools.lru_cache(maxsize=8192)
 def _selection(command: str) -> tuple[frozenset[str], frozenset[str]]:
     """(path-like targets, selector expressions) of a check command."""
     targets: set[str] = set()
@@ -399,7 +400,11 @@ def covers(later: str, earlier: str) -> bool:
     )
 
 
-def checks(ops: Sequence[Operation], last_edit: int | None) -> list[Check]:
+def checks(
+    ops: Sequence[Operation],
+    last_edit: int | None,
+    unresolved: Sequence[Operation] | None = None,
+) -> list[Check]:
     """Every check the agent ran, with its latest result, in order of first run.
 
     ``resolved``: the latest run failed but a later passing run of a covering
@@ -407,7 +412,7 @@ def checks(ops: Sequence[Operation], last_edit: int | None) -> list[Check]:
     ``stale``: the latest run passed before the last edit.
     """
     runs = check_runs(ops)
-    unresolved = {op.key for op in unresolved_failures(ops)}
+    failing = {op.key for op in (unresolved_failures(ops) if unresolved is None else unresolved)}
     found: list[Check] = []
     for key, history in runs.items():
         latest = history[-1]
@@ -423,7 +428,7 @@ def checks(ops: Sequence[Operation], last_edit: int | None) -> list[Check]:
                 status_source=latest.status_source,
                 caveat=latest.caveat,
                 latest=latest.evidence_id,
-                resolved=latest.ok is False and key not in unresolved,
+                resolved=latest.ok is False and key not in failing,
                 stale=latest.ok is True and last_edit is not None and latest.call_seq < last_edit,
             )
         )

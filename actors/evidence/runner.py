@@ -21,9 +21,17 @@ from dataclasses import dataclass
 from typing import Literal
 
 from donecheck.actors.evidence.shell import check_run
-from donecheck.actors.messages import ToolResult
+from donecheck.actors.messages import CheckReport, ToolResult
 
-__all__ = ["Outcome", "exit_status_from_output", "hollow_output", "outcome", "tool_error"]
+__all__ = [
+    "Outcome",
+    "exit_status_from_output",
+    "hollow_output",
+    "outcome",
+    "output_summary",
+    "report_summary",
+    "tool_error",
+]
 
 # ----------------------------------------------------------------- exit status
 
@@ -312,3 +320,41 @@ def _check_outcome(
     if result.ok is not None:
         return Outcome(result.ok, None, "flag")
     return Outcome(None, None, "none")
+
+
+# ------------------------------------------------------------- summaries
+
+_FAILURE_LINE = re.compile(r"(?i)\b(?:\d+ failed|failed|errors?|FAIL(?:ED)?|Found \d+ errors?)\b")
+_SPECIFIC_FAILURES = (  # most telling first: a named failing test, then a located error
+    re.compile(r"^(?:FAILED \S|ERROR \S|--- FAIL:|FAIL: |✕ |● )"),
+    re.compile(r"^(?:\S+\.\w+:\d+(?::\d+)?:? |error(?:\[\w+\])?: |\S+\(\d+,\d+\): error )"),
+)
+_STATUS_ONLY = re.compile(r"(?i)^(?:exit(?:ed)?[ _-]?(?:code|status)|return[ _-]?code)\b")
+
+
+def output_summary(output: str, limit: int = 160) -> str:
+    """The line of a tool output that best says how it ended (a runner's summary,
+    the last error), not a bare ``Exit code: N`` line."""
+    lines = [line.strip(" =") for line in output.strip().splitlines() if line.strip(" =")]
+    lines = [line for line in lines if not _STATUS_ONLY.match(line)] or lines
+    if not lines:
+        return "(no output)"
+    hits = [line for line in lines if _FAILURE_LINE.search(line)]
+    last = (hits[-1] if hits else lines[-1]).rstrip(".")
+    first = next(
+        (line for pattern in _SPECIFIC_FAILURES for line in lines if pattern.match(line)), None
+    )
+    text = f"{first} … {last}" if first and first != last else last
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def report_summary(report: CheckReport, limit: int = 160) -> str:
+    """What a runner's or a gate's report says: its counts and first failure."""
+    parts = [report.counts or report.outcome]
+    if report.failures:
+        first = report.failures[0]
+        parts.append(f"{first.node}" + (f" — {first.message}" if first.message else ""))
+    elif report.detail:
+        parts.append(report.detail)
+    text = "; ".join(p for p in parts if p)
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -15,9 +15,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-from donecheck.actors.messages import LedgerEntry, Operation, SessionOpened, UserInput
+from donecheck.actors.messages import LedgerEntry, Operation, Scope, SessionOpened, UserInput
 from donecheck.actors.review.claims import category_of_check, mentioned_categories
 
 __all__ = ["Scope", "scope_of"]
@@ -43,33 +42,6 @@ CONTINUATIONS: tuple[tuple[str, str], ...] = (
 _CONTINUES = re.compile("|".join(f"(?:{pattern})" for _, pattern in CONTINUATIONS), re.I)
 
 
-@dataclass(frozen=True, slots=True)
-class Scope:
-    """The part of the ledger one request is reviewed on."""
-
-    start: int
-    """Sequence number of the request's own opening entry (0: not found, all of it)."""
-    earlier: bool
-    """The request depends on earlier work: earlier requests' entries count too."""
-    starts: tuple[int, ...] = ()
-    """Opening entry of each request of the session, in order (``R1`` first)."""
-    why: str = ""
-    """Why earlier work counts, for the report."""
-
-    def includes(self, seq: int) -> bool:
-        return self.earlier or seq >= self.start
-
-    def label(self, seq: int) -> str:
-        """``R<n>``: the request an entry belongs to."""
-        n = sum(1 for start in self.starts if start <= seq)
-        return f"R{max(n, 1)}"
-
-    @property
-    def several(self) -> bool:
-        """The session has more than one request (labels are worth showing)."""
-        return len(self.starts) > 1
-
-
 def scope_of(
     entries: Sequence[LedgerEntry], request_id: str, request: str, ops: Sequence[Operation]
 ) -> Scope:
@@ -87,12 +59,22 @@ def scope_of(
         return Scope(start=start, earlier=False, starts=tuple(starts))
     cue = _CONTINUES.search(request)
     if cue:
-        return Scope(start, True, tuple(starts), f"it continues earlier work (“{cue.group(0)}”)")
+        return Scope(
+            start=start,
+            earlier=True,
+            starts=tuple(starts),
+            why=f"it continues earlier work (“{cue.group(0)}”)",
+        )
     failing = _unresolved_categories([op for op in ops if op.call_seq < start])
     named = mentioned_categories(request) & failing
     if named:
         what = ", ".join(sorted(named))
-        return Scope(start, True, tuple(starts), f"it asks about {what}, which failed earlier")
+        return Scope(
+            start=start,
+            earlier=True,
+            starts=tuple(starts),
+            why=f"it asks about {what}, which failed earlier",
+        )
     return Scope(start=start, earlier=False, starts=tuple(starts))
 
 

@@ -14,10 +14,8 @@ from donecheck.actors.messages import (
     ControllerAction,
     Deliver,
     EndReason,
-    FileSnapshot,
     Finding,
     NoVerdict,
-    Operation,
     Report,
     ReviewResult,
     Steer,
@@ -39,31 +37,17 @@ went to the user, yet the agent stopped once more (with more work, or none).
 After any other end the loop stays over: a later stop gets the same ending."""
 
 
-def progress_key(
-    findings: Sequence[Finding],
-    ops: Sequence[Operation],
-    snapshots: Sequence[FileSnapshot] = (),
-) -> str:
-    """What must change between reviews for a round to count as progress.
-
-    The findings (by rule and requirement), the latest result per operation and
-    the latest snapshot per file: re-running a failing check that fails the same
-    way is no progress; editing a file (seen by a tool or a snapshot) or getting
-    a different result is.
-    """
-    latest: dict[str, tuple[bool | None, int | None]] = {}
-    for op in ops:
-        latest[op.key] = (op.ok, op.exit_code)
-    files: dict[str, tuple[bool, str | None, int | None, float | None]] = {}
-    for snap in snapshots:
-        files[snap.path] = (snap.exists, snap.sha256, snap.size, snap.mtime)
+def progress_key(findings: Sequence[Finding], evidence: str) -> str:
+    """What must change between reviews for a round to count as progress: the
+    findings (by rule and requirement) or the evidence they were drawn from
+    (``EvidenceView.progress``: the latest result per operation and the latest
+    snapshot per file). Re-running a failing check that fails the same way is no
+    progress; editing a file (seen by a tool or a snapshot) or getting a different
+    result is."""
     digest = hashlib.blake2b(digest_size=12)
     for f in sorted((f.rule or "", f.requirement) for f in findings):
         digest.update(repr(f).encode())
-    for key in sorted(latest):
-        digest.update(repr((key, latest[key])).encode())
-    for path in sorted(files):
-        digest.update(repr((path, files[path])).encode())
+    digest.update(evidence.encode())
     return digest.hexdigest()
 
 

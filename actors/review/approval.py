@@ -17,10 +17,11 @@ character pair in Chinese or Japanese) and do not name different numbers
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from donecheck.actors.messages import ApprovalStatement
 from donecheck.actors.review.claims import (
     ApprovalClaim,
     approval_claims,
@@ -34,6 +35,8 @@ __all__ = [
     "Source",
     "check_approval",
     "claim_contexts",
+    "source_statements",
+    "statements_of",
     "subject_units",
 ]
 
@@ -66,14 +69,6 @@ class ApprovalCheck:
     """The source that decided it (empty when unbacked)."""
     quote: str = ""
     """The sentence of that source (at most 240 characters)."""
-
-
-@dataclass(frozen=True, slots=True)
-class _Statement:
-    approved: bool
-    units: frozenset[str]
-    cite: str
-    sentence: str
 
 
 # Words that say nothing about *what* was approved.
@@ -162,33 +157,41 @@ def _context(source: Source, text: str, at: int) -> str:
     return f"{source.title}\n{text[start:at]}"
 
 
-def _statements(source: Source) -> Iterator[_Statement]:
+def source_statements(source: Source) -> Iterator[ApprovalStatement]:
     """Every approval statement in one source, positive or not, in order."""
     text = strip_code(source.text)
     for found in approval_statements(text):
         units = subject_units(found.subject)
         if not units:
             units = subject_units(_context(source, text, found.at) + " " + found.sentence)
-        yield _Statement(found.approved, units, source.cite, found.sentence)
+        yield ApprovalStatement(
+            approved=found.approved, units=units, cite=source.cite, sentence=found.sentence
+        )
+
+
+def statements_of(sources: Iterable[Source]) -> list[ApprovalStatement]:
+    """The approval statements of ``sources``, in order, at most ``MAX_STATEMENTS``."""
+    statements: list[ApprovalStatement] = []
+    for source in sources:
+        statements.extend(source_statements(source))
+        if len(statements) >= MAX_STATEMENTS:
+            del statements[MAX_STATEMENTS:]
+            break
+    return statements
 
 
 class ApprovalRecords:
-    """What the sources of one review say about approvals, read once."""
+    """What the sources of one review say about approvals: their statements."""
 
-    def __init__(self, sources: Sequence[Source]) -> None:
-        self.statements: list[_Statement] = []
-        for source in sources:
-            self.statements.extend(_statements(source))
-            if len(self.statements) >= MAX_STATEMENTS:
-                del self.statements[MAX_STATEMENTS:]
-                break
+    def __init__(self, statements: Sequence[ApprovalStatement]) -> None:
+        self.statements = statements
 
     def check(self, claim: ApprovalClaim, context: str = "") -> ApprovalCheck:
         """Whether the sources back ``claim``, contradict it, or say nothing about
         its subject. ``context`` is the text before the claim in its own answer,
         read when the claim names no subject ("It was approved")."""
         units = subject_units(claim.subject) or subject_units(context[-_CONTEXT:])
-        latest: _Statement | None = None
+        latest: ApprovalStatement | None = None
         for statement in self.statements:
             if not units or not statement.units or _same(units, statement.units):
                 latest = statement
@@ -205,7 +208,7 @@ def check_approval(
     claim: ApprovalClaim, sources: Sequence[Source], context: str = ""
 ) -> ApprovalCheck:
     """:meth:`ApprovalRecords.check` for one claim."""
-    return ApprovalRecords(sources).check(claim, context)
+    return ApprovalRecords(statements_of(sources)).check(claim, context)
 
 
 def claim_contexts(answer: str) -> Iterator[tuple[ApprovalClaim, str]]:

@@ -26,6 +26,7 @@ from donecheck.actors.messages import (
     Acceptance,
     Coverage,
     Decision,
+    EvidenceView,
     Finding,
     NoVerdict,
     ReviewRequest,
@@ -36,7 +37,7 @@ from donecheck.actors.review.approval import ApprovalRecords, claim_contexts
 from donecheck.actors.review.claims import mentioned_categories
 from donecheck.actors.review.gates import FIX_RULES
 from donecheck.actors.review.prompt import ReviewPrompt
-from donecheck.actors.review.rules import approval_sources, decision_of
+from donecheck.actors.review.rules import decision_of
 from donecheck.actors.review.verdicts import ParsedVerdict, check_findings
 
 __all__ = ["combine", "fallback", "noted"]
@@ -46,6 +47,7 @@ _SEVERITY: dict[Decision, int] = {"pass": 0, "need_evidence": 1, "blocked": 2, "
 
 def combine(
     request: ReviewRequest,
+    view: EvidenceView,
     rules: Verdict,
     prompt: ReviewPrompt,
     acceptance: Acceptance,
@@ -55,7 +57,8 @@ def combine(
     judge: str,
 ) -> ReviewResult:
     """One result from the rules' verdict and the judge's answer (``parsed`` from
-    ``raw``; ``None`` when it could not be parsed). ``judge`` labels the model."""
+    ``raw``; ``None`` when it could not be parsed), the approval statements of the
+    sources read from ``view``. ``judge`` labels the model."""
     if parsed is None:
         return fallback(rules, "The judge's answer could not be parsed as a verdict.", raw)
     items = {i.id: i.text for i in acceptance.items}
@@ -72,7 +75,7 @@ def combine(
     # source that records approval of the same subject
     judged_text = " ".join([parsed.summary, *(f.problem for f in findings)])
     stated = list(claim_contexts(judged_text))
-    records = ApprovalRecords(approval_sources(request)) if stated else None
+    records = ApprovalRecords(view.approvals) if stated else None
     unbacked = [
         checked_claim
         for claim, context in stated

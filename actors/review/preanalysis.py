@@ -19,7 +19,7 @@ Without a judge route it is a deterministic extraction:
 With a judge route it is one aux call (:func:`preanalysis_messages`); every item
 the model proposes must quote the request or a material literally, or it is
 dropped (:func:`parse_preanalysis`), so a model cannot widen the task either.
-Both wait while an attachment the request depends on (:func:`depends_on`) has no
+Both wait while an attachment the request depends on (:func:`needed_attachments`) has no
 content evidence yet.
 """
 
@@ -35,10 +35,7 @@ from donecheck.actors.messages import (
     AttachmentRef,
     Block,
     ImageRef,
-    LedgerEntry,
     Material,
-    MaterialRecorded,
-    SessionOpened,
 )
 from donecheck.actors.redact import redact
 from donecheck.actors.review.claims import sentences
@@ -48,10 +45,9 @@ __all__ = [
     "MAX_ITEMS",
     "PREANALYSIS_OPENING",
     "RequestView",
-    "depends_on",
     "extract_acceptance",
     "material_key",
-    "materials_of",
+    "needed_attachments",
     "parse_preanalysis",
     "preanalysis_messages",
     "request_view",
@@ -139,36 +135,19 @@ def material_key(material: Material) -> str:
     return material.sha256
 
 
-def materials_of(entries: Sequence[LedgerEntry]) -> list[Material]:
-    """The latest recorded material of each attachment and tool image, in recording
-    order (see :func:`material_key`)."""
-    found: dict[str, Material] = {}
-    for entry in entries:
-        if isinstance(entry.event, MaterialRecorded):
-            found[material_key(entry.event.material)] = entry.event.material
-    return list(found.values())
-
-
-def _attachments(entries: Sequence[LedgerEntry]) -> tuple[str, list[AttachmentRef | ImageRef]]:
-    for entry in entries:
-        if isinstance(entry.event, SessionOpened):
-            return entry.event.request_id, [*entry.event.attachments, *entry.event.images]
-    return "", []
-
-
-def depends_on(
-    entries: Sequence[LedgerEntry], request_id: str, request: str
+def needed_attachments(
+    first: str, refs: Sequence[AttachmentRef | ImageRef], request_id: str, request: str
 ) -> list[AttachmentRef | ImageRef]:
-    """Attachments the task's request depends on: every attachment of the first
-    request; for a later request, those it names or refers to ("the attached")."""
-    first, refs = _attachments(entries)
+    """Attachments a task's request depends on, of the session's first request
+    ``first``'s attachments ``refs``: every one for the first request; for a later
+    request, those it names or refers to ("the attached")."""
     if not refs or request_id == first:
-        return refs
+        return list(refs)
     lowered = request.lower()
     named = [r for r in refs if r.name.lower() in lowered]
     if named:
         return named
-    return refs if _ATTACHMENT_WORDS.search(request) else []
+    return list(refs) if _ATTACHMENT_WORDS.search(request) else []
 
 
 # ------------------------------------------------------- deterministic extraction

@@ -21,15 +21,11 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from donecheck.actors.evidence.excerpt import excerpt
-from donecheck.actors.evidence.pairing import checks, command_of
-from donecheck.actors.messages import Acceptance, LedgerEntry, Material, ToolCall, ToolResult
+from donecheck.actors.messages import Acceptance, EvidenceView, Material, ReviewRequest
 from donecheck.actors.redact import redact
-from donecheck.actors.review.facts import Facts
 from donecheck.actors.review.preanalysis import request_view
 from donecheck.actors.review.verdicts import Given
 from donecheck.parsers.render import render_materials
@@ -135,28 +131,6 @@ def _clip_answer(answer: str, limit: int) -> tuple[str, str]:
     )
 
 
-def _entry_texts(entries: Sequence[LedgerEntry], wanted: set[str]) -> dict[str, str]:
-    """Full text behind each wanted ledger id: a result with its call's arguments."""
-    calls: dict[str, ToolCall] = {}
-    texts: dict[str, str] = {}
-
-    def call_text(call: ToolCall) -> str:
-        args = call.arguments
-        shown = args if isinstance(args, str) else json.dumps(args, ensure_ascii=False)
-        return f"{call.name} {command_of(call) or ''} {shown}"
-
-    for entry in entries:
-        event = entry.event
-        if isinstance(event, ToolCall):
-            calls[event.call_id] = event
-            if f"E{entry.seq}" in wanted:
-                texts[f"E{entry.seq}"] = call_text(event)
-        elif isinstance(event, ToolResult) and f"E{entry.seq}" in wanted:
-            call = calls.get(event.call_id)
-            texts[f"E{entry.seq}"] = f"{call_text(call) if call else ''}\n{event.output}"
-    return texts
-
-
 def preanalysis_block(request: str, materials: Sequence[Material], material_chars: int) -> str:
     """The delimited request and materials for the pre-analysis call."""
     blocks = _Blocks()
@@ -189,47 +163,17 @@ def _add_request(blocks: _Blocks, request: str) -> None:
         blocks.add("REQUEST, START (kept for any checklist it holds)", view.head)
 
 
-_RESULT_TEXT_CHARS = 400
-
-
-def _tool_results(entries: Sequence[LedgerEntry]) -> dict[str, tuple[str, str]]:
-    """Per tool call id that returned images: where (``E7 (`read_file a.png`)``) and
-    the start of the result's text, so each image sits beside what it belongs to."""
-    calls: dict[str, ToolCall] = {}
-    found: dict[str, tuple[str, str]] = {}
-    for entry in entries:
-        event = entry.event
-        if isinstance(event, ToolCall):
-            calls[event.call_id] = event
-        elif isinstance(event, ToolResult) and event.images:
-            call = calls.get(event.call_id)
-            what = ""
-            if call is not None:
-                args = (
-                    call.arguments
-                    if isinstance(call.arguments, str)
-                    else json.dumps(call.arguments, ensure_ascii=False)
-                )
-                what = f" (`{call.name} {args[:120]}`)"
-            text = " ".join(event.output.split())
-            if len(text) > _RESULT_TEXT_CHARS:
-                text = text[: _RESULT_TEXT_CHARS - 1] + "…"
-            found[event.call_id] = (f"E{entry.seq}{what}", text or "(no text)")
-    return found
-
-
 def build_review_prompt(
-    ev: Facts,
+    view: EvidenceView,
+    request: ReviewRequest,
     acceptance: Acceptance,
     *,
     sees_images: bool,
     answer_chars: int = 8_000,
-    tool_log_chars: int = 8_000,
     material_chars: int = 30_000,
 ) -> ReviewPrompt:
-    """The judge's chat messages for one review, and what it was given."""
-    request = ev.request
-    entries = ev.entries_in_scope()
+    """The judge's chat messages for one review, and what it was given: ``view``
+    must carry the prompt's parts (``EvidenceRequest.prompt``)."""
     notes: list[str] = []
     blocks = _Blocks()
     _add_request(blocks, request.request)
@@ -248,46 +192,38 @@ def build_review_prompt(
     texts: dict[str, str] = {"REQUEST": request.request, "ANSWER": request.answer}
     texts.update({i.id: i.text for i in acceptance.items})
     evidence_ids: set[str] = set()
-    last = ev.last_edit.seq if ev.last_edit is not None else None
-    shown_ids: set[str] = set()
-
     check_lines = []
-    for check in checks(ev.ops, last):
+    for check in view.checks:
         state = "passed" if check.ok else "FAILED" if check.ok is False else "unknown"
         flags = " (re-checked later by a broader run)" if check.resolved else ""
         flags += " (stale: a file was edited after this run)" if check.stale else ""
         code = f", exit {check.exit_code}" if check.exit_code is not None else ""
         runs = f"latest of {check.runs} run(s) {state}{code}{flags}"
         check_lines.append(f"[{check.latest}] `{check.command}`: {runs}")
-        shown_ids.add(check.latest)
     blocks.add("CHECKS THE AGENT RAN (latest run of each)", "\n".join(check_lines) or "(none)")
     write_lines = [
         f"[E{e.seq}] {e.tool} {e.path or '(a command that does not name its target)'}"
         + (" — FAILED" if e.ok is False else "")
-        for e in ev.edits
+        for e in view.edits
     ]
-    shown_ids.update(f"E{e.seq}" for e in ev.edits)
     blocks.add("FILES WRITTEN (per the ledger)", "\n".join(write_lines[-60:]) or "(none)")
-    if ev.reads:
+    if view.reads:
         read_lines = []
-        for read in ev.reads.values():
+        for read in view.reads:
             ids = f" ({', '.join(read.evidence)})" if read.evidence else ""
             how = f": {'; '.join(read.how)}" if read.how else ""
             read_lines.append(f"{read.name}: {read.status}{how}{ids}")
-            shown_ids.update(read.evidence)
         blocks.add("ATTACHMENTS: DID THE AGENT READ THEM", "\n".join(read_lines), data=False)
-    log = excerpt(entries, tool_log_chars, ev.ops)
-    shown_ids.update(log.shown)
-    blocks.add("TOOL LOG EXCERPT (newest first; failures always shown)", log.text or "(empty)")
-    ledger_texts = _entry_texts(entries, shown_ids)
-    texts.update(ledger_texts)
-    evidence_ids.update(ledger_texts)
+    log = view.excerpt.text if view.excerpt is not None else ""
+    blocks.add("TOOL LOG EXCERPT (newest first; failures always shown)", log or "(empty)")
+    texts.update(view.texts)
+    evidence_ids.update(view.texts)
 
-    materials = list(ev.materials.values())
+    materials = list(view.materials)
     images: list[dict[str, object]] = []
     withheld = 0
     if materials:
-        results = _tool_results(entries) if any(m.origin == "tool" for m in materials) else {}
+        results = view.tool_results
         rendering = render_materials(
             materials,
             budget_chars=material_chars,

@@ -37,36 +37,30 @@ the kind it names), else "not verified".
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from donecheck.actors.evidence.integrity import Weakened
-from donecheck.actors.evidence.pairing import command_of, stands_for, unresolved_failures
-from donecheck.actors.evidence.reads import shown_paths
-from donecheck.actors.evidence.runner import tool_error
-from donecheck.actors.evidence.shell import simple_commands
 from donecheck.actors.messages import (
     Acceptance,
     AttachmentRef,
-    CheckReport,
     Coverage,
     CoverageStatus,
     Decision,
     Edit,
-    FileSnapshot,
+    EvidenceView,
+    FailedCheck,
     Finding,
     ImageRef,
-    MaterialRecorded,
+    Material,
     Operation,
-    ReportedRun,
+    PassingRun,
+    ReadEvidence,
     ReviewRequest,
-    SessionOpened,
-    ToolCall,
-    ToolResult,
-    UserInput,
+    Scope,
     Verdict,
+    WeakenedRun,
 )
-from donecheck.actors.review.approval import ApprovalRecords, Source, claim_contexts
+from donecheck.actors.review.approval import ApprovalRecords, claim_contexts
 from donecheck.actors.review.claims import (
     CheckClaim,
     asks_to_change,
@@ -81,27 +75,21 @@ from donecheck.actors.review.claims import (
     path_matches,
     unfinished,
 )
-from donecheck.actors.review.facts import Facts
 from donecheck.actors.review.gates import FIX_RULES
-from donecheck.actors.review.preanalysis import depends_on, extract_acceptance
+from donecheck.actors.review.preanalysis import extract_acceptance, material_key
 
 __all__ = [
     "RULES_NOTE",
+    "Found",
     "acceptance_of",
-    "approval_sources",
     "decision_of",
-    "output_summary",
+    "review",
     "review_by_rules",
     "rules_coverage",
+    "tagged",
 ]
 
 RULES_NOTE = "Rules-only review: requirement coverage was not judged by a model."
-_FAILURE_LINE = re.compile(r"(?i)\b(?:\d+ failed|failed|errors?|FAIL(?:ED)?|Found \d+ errors?)\b")
-_SPECIFIC_FAILURES = (  # most telling first: a named failing test, then a located error
-    re.compile(r"^(?:FAILED \S|ERROR \S|--- FAIL:|FAIL: |✕ |● )"),
-    re.compile(r"^(?:\S+\.\w+:\d+(?::\d+)?:? |error(?:\[\w+\])?: |\S+\(\d+,\d+\): error )"),
-)
-_STATUS_ONLY = re.compile(r"(?i)^(?:exit(?:ed)?[ _-]?(?:code|status)|return[ _-]?code)\b")
 _CATEGORY_NOUN = {
     "test": "the tests",
     "lint": "the linter",
@@ -127,54 +115,36 @@ def decision_of(findings: Sequence[Finding], fix_rules: frozenset[str]) -> Decis
     return "pass"
 
 
-def output_summary(output: str, limit: int = 160) -> str:
-    """The line of a tool output that best says how it ended (a runner's summary,
-    the last error), not a bare ``Exit code: N`` line."""
-    lines = [line.strip(" =") for line in output.strip().splitlines() if line.strip(" =")]
-    lines = [line for line in lines if not _STATUS_ONLY.match(line)] or lines
-    if not lines:
-        return "(no output)"
-    hits = [line for line in lines if _FAILURE_LINE.search(line)]
-    last = (hits[-1] if hits else lines[-1]).rstrip(".")
-    first = next(
-        (line for pattern in _SPECIFIC_FAILURES for line in lines if pattern.match(line)), None
-    )
-    text = f"{first} … {last}" if first and first != last else last
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+@dataclass(frozen=True, slots=True)
+class Found:
+    """What one rule found: its findings, a description of each id they cite, and
+    plain notes for the card (what it saw but did not flag)."""
+
+    findings: tuple[Finding, ...] = ()
+    cited: dict[str, str] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
 
 
-def report_summary(report: CheckReport, limit: int = 160) -> str:
-    """What a runner's or a gate's report says: its counts and first failure."""
-    parts = [report.counts or report.outcome]
-    if report.failures:
-        first = report.failures[0]
-        parts.append(f"{first.node}" + (f" — {first.message}" if first.message else ""))
-    elif report.detail:
-        parts.append(report.detail)
-    text = "; ".join(p for p in parts if p)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+def _found(pairs: Iterable[tuple[Finding, dict[str, str]]], notes: Sequence[str] = ()) -> Found:
+    findings: list[Finding] = []
+    cited: dict[str, str] = {}
+    for finding, ids in pairs:
+        findings.append(finding)
+        cited.update(ids)
+    return Found(tuple(findings), cited, tuple(notes))
 
 
 _TOLD_BY = {"runner": "the runner's own report", "donecheck": "a gate DoneCheck ran"}
+_ANSWER = {"ANSWER": "the answer under review"}
 
 
-def run_summary(op: Operation, ev: Facts) -> str:
-    """How a run ended, from the report that told it, else from its tool output."""
-    report = ev.reports.get(op.report_seq) if op.report_seq is not None else None
-    if report is not None:
-        return report_summary(report)
-    result = ev.results.get(op.result_seq) if op.result_seq is not None else None
-    return output_summary(result.output) if result is not None else ""
-
-
-def _describe_run(op: Operation, ev: Facts) -> str:
+def _describe_run(op: Operation, summary: str) -> str:
     what = f"`{op.command}`" if op.command else op.tool
     code = (
         f"exit {op.exit_code}"
         if op.exit_code is not None
         else ("passed" if op.ok else "failed" if op.ok is False else "status unknown")
     )
-    summary = run_summary(op, ev)
     tail = f": {summary}" if summary else ""
     told = f" ({_TOLD_BY[op.origin]})" if op.origin in _TOLD_BY else ""
     return f"{what} → {code}{tail}{told}"
@@ -188,158 +158,108 @@ def _quote(claims: Sequence[CheckClaim]) -> str:
     return " ".join(f"“{c.sentence}”" for c in claims)
 
 
-_PROBES = frozenset(
-    """ls dir cat head tail less more grep egrep fgrep rg ag ack find fd which where whereis
-    type command test [ [[ stat file wc diff cmp echo printf pwd cd tree du df env printenv
-    uname whoami id date ps pgrep lsof readlink realpath basename dirname true false sleep
-    kill pkill killall rm rmdir mkdir sort uniq cut tr jq awk sed xxd od hexdump nl tac
-    sha256sum md5sum locate man help history""".split()
-)
-_GIT_PROBES = frozenset(
-    """status log diff show branch rev-parse remote ls-files blame grep describe config stash
-    tag fetch shortlog reflog""".split()
-)
-_VERSION_FLAGS = {"--version", "-V", "-v", "version", "--help", "-h", "help"}
-_INLINE_CODE = {"-c", "-e", "--eval", "-p", "--print"}
-_BENIGN_OUTPUT = re.compile(r"(?i)nothing to commit|already up[- ]to[- ]date|no changes added")
+def _shows(op: Operation) -> str:
+    """How much a run without a status shows: part of the suite, or nothing."""
+    return "shows only part" if op.status_source == "partial" else "proves nothing"
 
 
-def _is_probe(argv: Sequence[str]) -> bool:
-    """A command that only looks (or whose failure only says "not there")."""
-    head = argv[0].rsplit("/", 1)[-1].lower() if argv else ""
-    rest = list(argv[1:])
-    if not head or head in _PROBES:
-        return True
-    if head == "git" and rest and rest[0] in _GIT_PROBES:
-        return True
-    if head in {"pip", "pip3", "npm", "pnpm", "yarn", "cargo", "go", "uv", "poetry"} and rest:
-        if rest[0] in {"show", "list", "ls", "freeze", "view", "info", "outdated", "search", "env"}:
-            return True
-    if any(arg in _VERSION_FLAGS for arg in rest[:2]):
-        return True
-    return bool(rest) and rest[0] in _INLINE_CODE  # python -c "import x", node -e …
+def _changed(weak: WeakenedRun) -> dict[str, str]:
+    return {f"E{c.seq}": f"changed {c.path}: {'; '.join(c.reasons)}" for c in weak.changes}
 
 
-def _signature(command: str) -> tuple[str, ...] | None:
-    """(program, first argument) of the command's first working segment."""
-    for argv in simple_commands(command):
-        if argv and not _is_probe(argv):
-            head = argv[0].rsplit("/", 1)[-1].lower()
-            first = next((a for a in argv[1:] if not a.startswith("-")), "")
-            return (head, first)
-    return None
+# ------------------------------------------------------------------- the rules
 
 
-class _Findings:
-    """Findings in the order rules add them, with a description of each cited id."""
-
-    def __init__(self) -> None:
-        self.findings: list[Finding] = []
-        self.cited: dict[str, str] = {}
-        self.notes: list[str] = []
-
-    def add(self, finding: Finding, cited: dict[str, str] | None = None) -> None:
-        self.findings.append(finding)
-        self.cited.update(cited or {})
-
-
-def _weakening_of(ev: Facts, failed: Operation) -> Weakened | None:
-    """The weakened pass that came after ``failed`` (same check, or one covering it)."""
-    for found in ev.weakened.values():
-        later = found.passed
-        if found.failed is None or later.call_seq < failed.call_seq:
-            continue
-        if stands_for(later, failed):
-            return found
-    return None
+def weakened_runs(view: EvidenceView) -> Found:
+    """``weakened_check``: a passing test run with no failure before it, after the
+    agent weakened the tests (or wrote a file that shadows the runner): it shows
+    nothing."""
+    out = []
+    for weak in view.weakened:
+        passed = weak.passed
+        edits = tuple(f"E{c.seq}" for c in weak.changes)
+        shadow = any(c.role == "shadow" for c in weak.changes)
+        out.append(
+            (
+                Finding(
+                    requirement=f"`{passed.command}` "
+                    + (
+                        "runs the real test runner"
+                        if shadow
+                        else "passes with the tests as they were"
+                    ),
+                    problem=f"Its run {passed.evidence_id} proves nothing: the tests were"
+                    f" weakened, not fixed: {weak.why}."
+                    if not shadow
+                    else f"Its run {passed.evidence_id} proves nothing: {weak.why}.",
+                    evidence=(*edits, passed.evidence_id),
+                    recheck=(
+                        "Remove the file that shadows the runner and run the tests with the "
+                        "real one; show its output."
+                        if shadow
+                        else f"The tests must pass as they were before {edits[0]}: undo that"
+                        " change (do not weaken them further) and fix the code under test;"
+                        f" then re-run `{passed.command}` and show it passing."
+                    ),
+                    rule="weakened_check",
+                ),
+                _changed(weak),
+            )
+        )
+    return _found(out)
 
 
 def _weakened_check(
-    ev: Facts, failed: Operation, found: Weakened, claimed: Sequence[CheckClaim], out: _Findings
-) -> None:
+    failed: FailedCheck, weak: WeakenedRun, claimed: Sequence[CheckClaim]
+) -> tuple[Finding, dict[str, str]]:
     """The failing check "passed" only after the tests were weakened: a defect."""
-    passed = found.passed
-    edits = tuple(f"E{c.seq}" for c in found.changes)
+    op, passed = failed.run, weak.passed
+    edits = tuple(f"E{c.seq}" for c in weak.changes)
     problem = (
-        f"Its run {failed.evidence_id} failed; it “passed” at {passed.evidence_id} only after"
-        f" the tests were weakened, not fixed: {found.why}."
+        f"Its run {op.evidence_id} failed; it “passed” at {passed.evidence_id} only after"
+        f" the tests were weakened, not fixed: {weak.why}."
     )
     if claimed:
         problem += f" Yet the answer says {_quote(claimed)}"
-    where = f"before {edits[0]}" if edits else f"at {failed.evidence_id}"
-    out.add(
+    where = f"before {edits[0]}" if edits else f"at {op.evidence_id}"
+    return (
         Finding(
-            requirement=f"`{failed.command}` passes with the tests as they were",
+            requirement=f"`{op.command}` passes with the tests as they were",
             problem=problem,
-            evidence=(failed.evidence_id, *edits, passed.evidence_id),
+            evidence=(op.evidence_id, *edits, passed.evidence_id),
             recheck=(
                 f"The tests must pass as they were {where}: undo that change (do not weaken"
-                f" them further) and fix the code under test; then re-run `{failed.command}`"
+                f" them further) and fix the code under test; then re-run `{op.command}`"
                 " and show it passing."
             ),
             rule="weakened_check",
         ),
         {
-            failed.evidence_id: _describe_run(failed, ev),
+            op.evidence_id: _describe_run(op, failed.summary),
             passed.evidence_id: f"`{passed.command}`: passed after the tests were weakened",
-            **{f"E{c.seq}": f"changed {c.path}: {'; '.join(c.reasons)}" for c in found.changes},
+            **_changed(weak),
         },
     )
 
 
-def _weakened_runs(ev: Facts, out: _Findings) -> None:
-    """A passing test run with no failure before it, after the agent weakened the
-    tests (or wrote a file that shadows the runner): it shows nothing."""
-    for found in ev.weakened.values():
-        if found.failed is not None:
-            continue
-        passed = found.passed
-        if any(
-            op.call_seq > passed.call_seq and op.ok is True and op.key == passed.key
-            for op in ev.ops
-        ):
-            continue  # a real run of the same check passed since: that one counts
-        edits = tuple(f"E{c.seq}" for c in found.changes)
-        shadow = any(c.role == "shadow" for c in found.changes)
-        out.add(
-            Finding(
-                requirement=f"`{passed.command}` "
-                + ("runs the real test runner" if shadow else "passes with the tests as they were"),
-                problem=f"Its run {passed.evidence_id} proves nothing: the tests were weakened,"
-                f" not fixed: {found.why}."
-                if not shadow
-                else f"Its run {passed.evidence_id} proves nothing: {found.why}.",
-                evidence=(*edits, passed.evidence_id),
-                recheck=(
-                    "Remove the file that shadows the runner and run the tests with the "
-                    "real one; show its output."
-                    if shadow
-                    else f"The tests must pass as they were before {edits[0]}: undo that"
-                    " change (do not weaken them further) and fix the code under test; then"
-                    f" re-run `{passed.command}` and show it passing."
-                ),
-                rule="weakened_check",
-            ),
-            {f"E{c.seq}": f"changed {c.path}: {'; '.join(c.reasons)}" for c in found.changes},
-        )
+def _claimed(claims: Sequence[CheckClaim], check: str | None) -> list[CheckClaim]:
+    categories = category_of_check(check or "")
+    return [c for c in claims if "any" in c.categories or c.categories & categories]
 
 
-def _failed_checks(ev: Facts, claims: Sequence[CheckClaim], out: _Findings) -> set[str]:
-    failed_categories: set[str] = set()
-    _weakened_runs(ev, out)
-    for op in unresolved_failures(ev.ops):
-        assert op.check is not None
-        categories = category_of_check(op.check)
-        failed_categories |= categories
-        claimed = [c for c in claims if "any" in c.categories or c.categories & categories]
-        weakening = _weakening_of(ev, op)
-        if weakening is not None:
-            _weakened_check(ev, op, weakening, claimed, out)
+def failed_checks(view: EvidenceView, claims: Sequence[CheckClaim]) -> Found:
+    """``failed_check`` (or ``weakened_check``): a check whose latest run failed and
+    was not settled since, quoting the answer's claim that checks pass."""
+    out = []
+    for failed in view.failed:
+        op = failed.run
+        claimed = _claimed(claims, op.check)
+        if failed.weakened is not None:
+            out.append(_weakened_check(failed, failed.weakened, claimed))
             continue
         eid = op.evidence_id
         code = f" with exit code {op.exit_code}" if op.exit_code is not None else ""
-        summary = run_summary(op, ev)
-        summary = f": {summary}" if summary else ""
+        summary = f": {failed.summary}" if failed.summary else ""
         if op.origin == "donecheck":
             problem = f"The gate DoneCheck ran ({eid}) failed{code}{summary}."
         elif op.origin == "runner":
@@ -350,48 +270,47 @@ def _failed_checks(ev: Facts, claims: Sequence[CheckClaim], out: _Findings) -> s
             problem = f"Its latest run ({eid}) failed{code}{summary}."
         if op.caveat and op.origin == "agent":
             problem += f" (The exit status was masked: {op.caveat}.)"
-        problem += _proves_nothing(ev, op)
+        later = failed.nothing_since
+        if later is not None:
+            problem += (
+                f" A later run ({later.evidence_id}, `{later.command}`) {_shows(later)}:"
+                f" {later.caveat}."
+            )
         if claimed:
             problem += f" Yet the answer says {_quote(claimed)}"
-        out.add(
-            Finding(
-                requirement=f"`{op.command}` passes",
-                problem=problem,
-                evidence=(eid,),
-                recheck=f"Fix the cause, re-run `{op.command}` and show it passing.",
-                rule="failed_check",
-            ),
-            {eid: _describe_run(op, ev)},
+        out.append(
+            (
+                Finding(
+                    requirement=f"`{op.command}` passes",
+                    problem=problem,
+                    evidence=(eid,),
+                    recheck=f"Fix the cause, re-run `{op.command}` and show it passing.",
+                    rule="failed_check",
+                ),
+                {eid: _describe_run(op, failed.summary)},
+            )
         )
-    return failed_categories
+    return _found(out)
 
 
-def _shows(op: Operation) -> str:
-    """How much a run without a status shows: part of the suite, or nothing."""
-    return "shows only part" if op.status_source == "partial" else "proves nothing"
+def failed_categories(view: EvidenceView) -> set[str]:
+    """The check categories with a failing run the rules flag."""
+    return {c for failed in view.failed for c in category_of_check(failed.run.check or "")}
 
 
-def _proves_nothing(ev: Facts, failed: Operation) -> str:
-    """A sentence on later runs of the same check that were masked or hollow."""
-    later = [
-        op
-        for op in ev.ops
-        if op.call_seq > failed.call_seq
-        and op.check == failed.check
-        and op.ok is None
-        and op.caveat
-    ]
-    if not later:
-        return ""
-    op = later[-1]
-    return f" A later run ({op.evidence_id}, `{op.command}`) {_shows(op)}: {op.caveat}."
+def _latest(runs: dict[str, Operation], categories: Collection[str]) -> Operation | None:
+    """The latest of the runs of ``categories`` (any category for ``any``)."""
+    chosen = [op for c, op in runs.items() if "any" in categories or c in categories]
+    return max(chosen, key=lambda op: op.call_seq) if chosen else None
 
 
-def _unproven_claims(
-    ev: Facts, claims: Sequence[CheckClaim], failed: set[str], out: _Findings
-) -> None:
-    shown = set(ev.passing_after_last_edit())
-    last_edit = ev.last_edit
+def unproven_claims(view: EvidenceView, claims: Sequence[CheckClaim], failed: set[str]) -> Found:
+    """``unproven_claim``: the answer says checks ran or pass, and no run of such a
+    check passed after the last edit (do not presume the work wrong: ask for the
+    run). A claim about a category the failed checks cover is theirs to quote."""
+    shown = set(view.passing)
+    last_edit = view.last_edit
+    out = []
     for claim in claims:
         if "any" in claim.categories and failed:
             continue
@@ -411,138 +330,111 @@ def _unproven_claims(
             problem = f"No run of {noun} passed after the last edit ({eid}: {cited[eid]})."
         else:
             problem = f"The ledger shows no passing run of {noun}."
-        hollow = [
-            op
-            for op in ev.ops
-            if op.check is not None
-            and op.ok is None
-            and op.caveat
-            and ("any" in missing or missing & category_of_check(op.check))
-        ]
-        if hollow:
-            op = hollow[-1]
-            problem += f" Its run {op.evidence_id} (`{op.command}`) {_shows(op)}: {op.caveat}."
-        earlier = [
-            op
-            for op in ev.ops
-            if op.check is not None
-            and op.command is not None
-            and ("any" in missing or missing & category_of_check(op.check))
-        ]
-        what = f"`{earlier[-1].command}`" if earlier else noun
-        out.add(
-            Finding(
-                requirement=f"The claim “{claim.sentence}” is backed by a run",
-                problem=problem,
-                evidence=evidence,
-                recheck=f"Run {what} now and show the result.",
-                rule="unproven_claim",
-            ),
-            cited,
+        hollow = _latest(view.nothing, missing)
+        if hollow is not None:
+            problem += (
+                f" Its run {hollow.evidence_id} (`{hollow.command}`) {_shows(hollow)}:"
+                f" {hollow.caveat}."
+            )
+        earlier = _latest(view.last_runs, missing)
+        what = f"`{earlier.command}`" if earlier is not None else noun
+        out.append(
+            (
+                Finding(
+                    requirement=f"The claim “{claim.sentence}” is backed by a run",
+                    problem=problem,
+                    evidence=evidence,
+                    recheck=f"Run {what} now and show the result.",
+                    rule="unproven_claim",
+                ),
+                cited,
+            )
         )
+    return _found(out)
 
 
-def _unresolved_errors(ev: Facts, out: _Findings) -> None:
-    written: dict[int, list[str | None]] = {}
-    for edit in ev.edits:
-        written.setdefault(edit.seq, []).append(edit.path)
-    latest: dict[str, Operation] = {}
-    for i, op in enumerate(ev.ops):
-        if op.ok is not False or op.check is not None or op.result_seq is None:
-            continue
-        result = ev.results.get(op.result_seq)
-        if result is not None and _BENIGN_OUTPUT.search(result.output[-2_000:]):
-            continue
-        paths = [p for p in written.get(op.call_seq, []) if p]
-        signature = None
-        if op.command is not None:
-            argvs = [a for a in simple_commands(op.command) if a]
-            if not argvs or all(_is_probe(a) for a in argvs):
-                continue
-            signature = _signature(op.command)
-        elif not paths:
-            continue  # a tool DoneCheck does not know: its failure may be harmless
-        resolved = False
-        for later in ev.ops[i + 1 :]:
-            if later.ok is False:
-                continue
-            if later.ok is None and not (paths and later.command is None):
-                continue  # unknown status: only a file tool's quiet rewrite of the path
-            if later.key == op.key:
-                resolved = True
-            elif signature is not None and later.command is not None:
-                resolved = _signature(later.command) == signature
-            elif paths:
-                resolved = any(
-                    path_matches(p, q) for p in paths for q in written.get(later.call_seq, []) if q
-                )
-            if resolved:
-                break
-        if not resolved:
-            latest[op.key] = op
-    for op in sorted(latest.values(), key=lambda o: o.call_seq):
+def unresolved_errors(view: EvidenceView) -> Found:
+    """``unresolved_error``: a command that does work, or a file write, whose latest
+    attempt failed and that nothing later redid successfully."""
+    out = []
+    for error in view.errors:
+        op = error.op
         eid = op.evidence_id
-        targets = ", ".join(e.path for e in ev.edits if e.seq == op.call_seq and e.path)
-        what = f"`{op.command}`" if op.command else f"{op.tool} of {targets}"
-        result = ev.results.get(op.result_seq) if op.result_seq is not None else None
-        summary = f": {output_summary(result.output)}" if result is not None else ""
-        out.add(
-            Finding(
-                requirement=f"{what} succeeds",
-                problem=f"Its latest attempt ({eid}) failed{summary}, and nothing later redid it"
-                " successfully.",
-                evidence=(eid,),
-                recheck=f"Resolve the error and run {what} again, showing it succeed.",
-                rule="unresolved_error",
-            ),
-            {eid: _describe_run(op, ev)},
+        what = f"`{op.command}`" if op.command else f"{op.tool} of {error.targets}"
+        summary = f": {error.summary}" if op.result_seq is not None and error.summary else ""
+        out.append(
+            (
+                Finding(
+                    requirement=f"{what} succeeds",
+                    problem=f"Its latest attempt ({eid}) failed{summary}, and nothing later redid"
+                    " it successfully.",
+                    evidence=(eid,),
+                    recheck=f"Resolve the error and run {what} again, showing it succeed.",
+                    rule="unresolved_error",
+                ),
+                {eid: _describe_run(op, error.summary)},
+            )
         )
+    return _found(out)
 
 
-def _unwritten_files(ev: Facts, out: _Findings) -> None:
-    unnamed = [e for e in ev.writes if e.path is None]
-    named = [e for e in ev.writes if e.path is not None]
-    snapshots: list[str] | None = None  # read only for a claim the writes do not back
-    for claim in file_claims(ev.request.answer):
+def unwritten_files(view: EvidenceView, answer: str) -> Found:
+    """``unwritten_file``: the answer says it created or changed a named file, and
+    the ledger shows no write to it."""
+    out = []
+    notes = []
+    unnamed = view.unnamed_writes
+    for claim in file_claims(answer):
         missing = [
-            path for path in claim.paths if not any(path_matches(path, e.path or "") for e in named)
+            path
+            for path in claim.paths
+            if not any(path_matches(path, e.path or "") for e in view.writes)
         ]
         if not missing:
             continue
         if unnamed:
-            ids = ", ".join(f"E{e.seq}" for e in unnamed[-3:])
-            out.notes.append(
+            ids = ", ".join(f"E{seq}" for seq in unnamed[-3:])
+            notes.append(
                 f"Not flagged: the answer says it changed {', '.join(missing)}; commands"
                 f" ({ids}) wrote files they do not name, which may include them."
             )
             continue
-        if snapshots is None:
-            snapshots = [
-                e.event.path for e in ev.request.entries if isinstance(e.event, FileSnapshot)
-            ]
-        seen = [p for p in missing if any(path_matches(p, s) for s in snapshots)]
+        seen = [p for p in missing if any(path_matches(p, s) for s in view.snapshot_paths)]
         problem = "The ledger shows no write to " + ", ".join(f"`{p}`" for p in missing) + "."
         if seen:
             problem += " (Snapshots show the file exists, not that this session changed it.)"
-        out.add(
-            Finding(
-                requirement=f"The claim “{claim.sentence}” is backed by the ledger",
-                problem=problem,
-                evidence=("ANSWER",),
-                recheck="Make the change with a file tool (or show the diff, e.g. `git diff -- "
-                + " ".join(missing)
-                + "`) so the ledger records it.",
-                rule="unwritten_file",
-            ),
-            {"ANSWER": "the answer under review"},
+        out.append(
+            (
+                Finding(
+                    requirement=f"The claim “{claim.sentence}” is backed by the ledger",
+                    problem=problem,
+                    evidence=("ANSWER",),
+                    recheck="Make the change with a file tool (or show the diff, e.g. `git diff"
+                    " -- " + " ".join(missing) + "`) so the ledger records it.",
+                    rule="unwritten_file",
+                ),
+                _ANSWER,
+            )
         )
+    return _found(out, notes)
 
 
-def _unread_attachments(ev: Facts, out: _Findings) -> None:
-    request = ev.request
-    for ref in depends_on(request.entries, request.request_id, request.request):
-        material = ev.materials.get(ref.sha256)
-        read = ev.reads.get(ref.sha256)
+def _by_key(view: EvidenceView) -> tuple[dict[str, Material], dict[str, ReadEvidence]]:
+    return (
+        {material_key(m): m for m in view.materials},
+        {r.sha256: r for r in view.reads},
+    )
+
+
+def unread_attachments(view: EvidenceView) -> Found:
+    """``unread_attachment``: an attachment the request depends on that the agent
+    never read (only its metadata, or nothing), with what DoneCheck could read of it."""
+    materials, reads = _by_key(view)
+    out = []
+    notes = []
+    for ref in view.attachments:
+        material = materials.get(ref.sha256)
+        read = reads.get(ref.sha256)
         status = read.status if read is not None else "not_read"
         if material is None:
             parse = "no parse result was recorded"
@@ -552,7 +444,7 @@ def _unread_attachments(ev: Facts, out: _Findings) -> None:
             parse = f"DoneCheck could not read it ({material.status}: {material.reason})"
         if status in {"read", "partial"}:
             if material is not None and material.status in {"failed", "unparsed"}:
-                out.notes.append(
+                notes.append(
                     f"{ref.name}: the agent read it, but {parse}; its content was not verified."
                 )
             continue
@@ -572,89 +464,72 @@ def _unread_attachments(ev: Facts, out: _Findings) -> None:
             if material is None or material.status in {"parsed", "partial"}
             else f"Read {ref.name} with a tool that can open it and show the part you relied on."
         )
-        out.add(
-            Finding(
-                requirement=f"The attachment {ref.name} is read",
-                problem=problem,
-                evidence=evidence,
-                recheck=recheck,
-                rule="unread_attachment",
-            ),
-            cited,
+        out.append(
+            (
+                Finding(
+                    requirement=f"The attachment {ref.name} is read",
+                    problem=problem,
+                    evidence=evidence,
+                    recheck=recheck,
+                    rule="unread_attachment",
+                ),
+                cited,
+            )
         )
+    return _found(out, notes)
 
 
-def approval_sources(request: ReviewRequest) -> list[Source]:
-    """Texts that can record an approval, in ledger order, each with the id that
-    cites it: the request, user inputs, tool outputs (titled by their command) and
-    each block of an attached material (titled by its name); never the answer."""
-    texts = [Source("REQUEST", request.request)]
-    calls: dict[str, ToolCall] = {}
-    for entry in request.entries:
-        event = entry.event
-        if isinstance(event, UserInput):
-            texts.append(Source(f"E{entry.seq}", event.text))
-        elif isinstance(event, SessionOpened):
-            texts.append(Source(f"E{entry.seq}", event.request))
-        elif isinstance(event, ToolCall):
-            calls[event.call_id] = event
-        elif isinstance(event, ToolResult):
-            call = calls.get(event.call_id)
-            title = (command_of(call) or str(call.arguments)) if call is not None else ""
-            texts.append(Source(f"E{entry.seq}", event.output, title[:200]))
-        elif isinstance(event, MaterialRecorded):
-            material = event.material
-            name = material.declared_name
-            if material.origin == "tool":
-                name += f" (returned by tool call {material.call_id})"
-            texts.extend(Source(b.source_id, b.text, name) for b in material.blocks)
-    return texts
-
-
-def _approval_claims(ev: Facts, out: _Findings) -> None:
-    claims = list(claim_contexts(ev.request.answer))
+def approval_claims(view: EvidenceView, answer: str) -> Found:
+    """``approval_claim``: the answer states as fact that something was approved and
+    no source records that approval of the same subject, or one says it is not."""
+    claims = list(claim_contexts(answer))
     if not claims:
-        return
-    records = ApprovalRecords(approval_sources(ev.request))
+        return Found()
+    records = ApprovalRecords(view.approvals)
+    out = []
     for claim, context in claims:
         checked = records.check(claim, context)
         if checked.status == "backed":
             continue
         if checked.status == "contradicted":
-            out.add(
-                Finding(
-                    requirement="Approvals are stated only when a source records them",
-                    problem=f"The answer states “{claim.sentence}” as fact, but"
-                    f" {checked.cite} says “{checked.quote}”.",
-                    evidence=(checked.cite,),
-                    recheck="Correct the statement to match the source, or show a later"
-                    " record of the approval.",
-                    rule="approval_claim",
-                ),
-                {checked.cite: "the source that says the approval is not given"},
+            out.append(
+                (
+                    Finding(
+                        requirement="Approvals are stated only when a source records them",
+                        problem=f"The answer states “{claim.sentence}” as fact, but"
+                        f" {checked.cite} says “{checked.quote}”.",
+                        evidence=(checked.cite,),
+                        recheck="Correct the statement to match the source, or show a later"
+                        " record of the approval.",
+                        rule="approval_claim",
+                    ),
+                    {checked.cite: "the source that says the approval is not given"},
+                )
             )
             continue
         subject = f" of {claim.subject}" if claim.subject else ""
-        out.add(
-            Finding(
-                requirement="Approvals are stated only when a source records them",
-                problem=f"The answer states “{claim.sentence}” as fact, but no source (the"
-                f" request, a tool output, an attachment) records that approval{subject}.",
-                evidence=("ANSWER",),
-                recheck="Remove or correct the statement, or show the record of the approval.",
-                rule="approval_claim",
-            ),
-            {"ANSWER": "the answer under review"},
+        out.append(
+            (
+                Finding(
+                    requirement="Approvals are stated only when a source records them",
+                    problem=f"The answer states “{claim.sentence}” as fact, but no source (the"
+                    f" request, a tool output, an attachment) records that approval{subject}.",
+                    evidence=("ANSWER",),
+                    recheck="Remove or correct the statement, or show the record of the approval.",
+                    rule="approval_claim",
+                ),
+                _ANSWER,
+            )
         )
+    return _found(out)
 
 
 _ATTACHED = re.compile(r"(?i)\battach(?:ed|ment)s?\b|\benclosed\b|附件|附带|截图")
 
 
-def _named_attachments(text: str, ev: Facts) -> list[AttachmentRef | ImageRef]:
+def _named_attachments(text: str, view: EvidenceView) -> list[AttachmentRef | ImageRef]:
     """Attachments of the request an item names, or all of them when it says "attached"."""
-    request = ev.request
-    refs = depends_on(request.entries, request.request_id, request.request)
+    refs = list(view.attachments)
     lowered = text.lower()
     named = [r for r in refs if r.name.lower() in lowered]
     return named or (refs if _ATTACHED.search(text) else [])
@@ -685,44 +560,75 @@ class _Shown:
         self.why.append(why)
 
 
-class _Ledger:
-    """The ledger facts coverage is matched against, computed once per review."""
+_TEST_FILE = re.compile(
+    r"""(?x)(?:^|/)(?:
+        test_[^/]*\.py | [^/]*_test\.py        # pytest's default discovery
+      | [^/]*\.(?:test|spec)\.[cm]?[jt]sx?     # jest, vitest
+      | [^/]*_test\.go                        # go test
+    )$"""
+)
+_PATH_ARG = re.compile(r"[/\\]|::|\.(?:py|[cm]?[jt]sx?|go|rs)$")
+_WORD_CHAR = re.compile(r"\w")
 
-    def __init__(self, ev: Facts) -> None:
-        self.passing = ev.passing_after_last_edit()
+
+def _printed(names: frozenset[str], name: str) -> bool:
+    """Does a run's output show ``name`` after a space or ``/`` as a whole word (the
+    files a verbose run lists): a word of its output that starts with ``name`` and
+    goes on, if at all, across a word boundary."""
+    if not name:
+        return False
+    word_end = _WORD_CHAR.match(name[-1]) is not None
+    for token in names:
+        if not token.startswith(name):
+            continue
+        rest = token[len(name) :]
+        if (not rest and word_end) or (rest and (_WORD_CHAR.match(rest[0]) is None) == word_end):
+            return True
+    return False
+
+
+def _runs_on(run: PassingRun, path: str) -> bool:
+    """Does a passing check run cover ``path``? Its command names it (``pytest
+    tests/test_a.py``, ``unittest test_a``, ``mypy src/a.py``), its output does
+    (``test_a.py ...`` of a verbose run), or it is a test run of the whole suite (no
+    path among its arguments) and ``path`` is a test file by the runners' naming
+    convention, which that run collects."""
+    op = run.op
+    command = op.command or ""
+    name = path.replace("\\", "/").rsplit("/", 1)[-1]
+    stem = name.rsplit(".", 1)[0]
+    words = re.split(r"[\s/:.]+", command)
+    if name in command or (len(stem) > 2 and stem in words):
+        return True
+    if "test" not in category_of_check(op.check or "") or not _TEST_FILE.search(path):
+        return False
+    if _printed(run.names, name):
+        return True
+    arguments = command.split()[1:]
+    return not any(_PATH_ARG.search(a) for a in arguments if not a.startswith("-"))
+
+
+class _Coverage:
+    """What the view shows of each thing an acceptance item names."""
+
+    def __init__(self, view: EvidenceView) -> None:
+        self.view = view
+        self.passing = view.passing
         self.failing: dict[str, list[Operation]] = {}
-        for op in unresolved_failures(ev.ops):
-            for category in category_of_check(op.check or ""):
-                self.failing.setdefault(category, []).append(op)
-        self.ran = [op for ops in self.passing.values() for op in ops if op.command is not None]
+        for failed in view.failed:
+            for category in category_of_check(failed.run.check or ""):
+                self.failing.setdefault(category, []).append(failed.run)
+        self.ran = [r for runs in self.passing.values() for r in runs if r.op.command is not None]
         """Passing check runs after the last edit: they show the files they check."""
-        self._ev = ev
-        self._looked: list[tuple[str, Operation]] | None = None
+        self.reads = {r.sha256: r for r in view.reads}
 
-    @property
-    def looked(self) -> list[tuple[str, Operation]]:
-        """Files the agent's tools showed, with the operation (computed when needed)."""
-        if self._looked is None:
-            entries = self._ev.request.entries
-            calls = {e.seq: e.event for e in entries if isinstance(e.event, ToolCall)}
-            self._looked = []
-            for op in self._ev.ops:
-                call = calls.get(op.call_seq)
-                if call is None or op.result_seq is None or op.ok is False:
-                    continue
-                if op.ok is None:  # no status: the tool showed content, not an error
-                    result = self._ev.results.get(op.result_seq)
-                    if result is None or not result.output.strip() or tool_error(result.output):
-                        continue
-                self._looked += [(path, op) for path in shown_paths(call, op.command)]
-        return self._looked
-
-    def show(self, text: str, ev: Facts) -> _Shown:
+    def show(self, text: str) -> _Shown:
+        view = self.view
         found = _Shown()
-        attachments = _named_attachments(text, ev)
+        attachments = _named_attachments(text, view)
         for ref in attachments:
             found.parts += 1
-            read = ev.reads.get(ref.sha256)
+            read = self.reads.get(ref.sha256)
             if read is not None and read.status in {"read", "partial"} and read.evidence:
                 found.add(read.evidence[-1], f"a read of {ref.name}")
             else:
@@ -735,23 +641,23 @@ class _Ledger:
             change = asks_to_change(text, path) and not verifier
             found.parts += 1
             if verifier:
-                checked = [op for op in self.ran if _runs_on(op, path, ev)]
+                checked = [r for r in self.ran if _runs_on(r, path)]
                 if checked:
-                    found.add(checked[-1].evidence_id, f"a passing run on {path}")
+                    found.add(checked[-1].op.evidence_id, f"a passing run on {path}")
                 else:
                     found.targets.append(path)
                 continue
-            hits = [e for e in ev.writes if e.path and path_matches(path, e.path)]
+            hits = [e for e in view.writes if e.path and path_matches(path, e.path)]
             if hits:
                 found.add(f"E{hits[-1].seq}", f"a write to {path}")
                 continue
-            looked = [] if change else [op for p, op in self.looked if path_matches(path, p)]
+            looked = [] if change else [eid for p, eid in view.looked if path_matches(path, p)]
             if looked:
-                found.add(looked[-1].evidence_id, f"a read of {path}")
+                found.add(looked[-1], f"a read of {path}")
                 continue
-            checked = [op for op in self.ran if _runs_on(op, path, ev)] if not change else []
+            checked = [r for r in self.ran if _runs_on(r, path)] if not change else []
             if checked:
-                found.add(checked[-1].evidence_id, f"a passing run on {path}")
+                found.add(checked[-1].op.evidence_id, f"a passing run on {path}")
             else:
                 found.files.append(path)
         for category in sorted(mentioned_categories(text)):
@@ -762,46 +668,13 @@ class _Ledger:
                 found.evidence.append(self.failing[category][-1].evidence_id)
                 found.why.append(f"{noun} failing")
             elif self.passing.get(category):
-                found.add(self.passing[category][-1].evidence_id, f"a passing run of {noun}")
+                found.add(self.passing[category][-1].op.evidence_id, f"a passing run of {noun}")
             else:
                 found.checks.append(noun)
         return found
 
 
-_TEST_FILE = re.compile(
-    r"""(?x)(?:^|/)(?:
-        test_[^/]*\.py | [^/]*_test\.py        # pytest's default discovery
-      | [^/]*\.(?:test|spec)\.[cm]?[jt]sx?     # jest, vitest
-      | [^/]*_test\.go                        # go test
-    )$"""
-)
-_PATH_ARG = re.compile(r"[/\\]|::|\.(?:py|[cm]?[jt]sx?|go|rs)$")
-
-
-def _runs_on(op: Operation, path: str, ev: Facts | None = None) -> bool:
-    """Does a passing check run cover ``path``? Its command names it (``pytest
-    tests/test_a.py``, ``unittest test_a``, ``mypy src/a.py``), its output does
-    (``test_a.py ...`` of a verbose run), or it is a test run of the whole suite (no
-    path among its arguments) and ``path`` is a test file by the runners' naming
-    convention, which that run collects."""
-    command = op.command or ""
-    name = path.replace("\\", "/").rsplit("/", 1)[-1]
-    stem = name.rsplit(".", 1)[0]
-    words = re.split(r"[\s/:.]+", command)
-    if name in command or (len(stem) > 2 and stem in words):
-        return True
-    if "test" not in category_of_check(op.check or "") or not _TEST_FILE.search(path):
-        return False
-    result = ev.results.get(op.result_seq) if ev is not None and op.result_seq else None
-    if result is not None and re.search(rf"(?:^|[\s/]){re.escape(name)}\b", result.output):
-        return True
-    arguments = command.split()[1:]
-    return not any(_PATH_ARG.search(a) for a in arguments if not a.startswith("-"))
-
-
-def rules_coverage(
-    acceptance: Acceptance, ev: Facts, ledger: _Ledger | None = None
-) -> tuple[Coverage, ...]:
+def rules_coverage(acceptance: Acceptance, view: EvidenceView) -> tuple[Coverage, ...]:
     """Each acceptance item with the evidence rules can match to it, else not verified.
 
     An item is covered when everything it names is shown: a file by a write to it
@@ -810,10 +683,10 @@ def rules_coverage(
     after the last edit — and ``missing`` when a check it names failed and was
     never resolved. Masked and hollow runs show nothing.
     """
-    ledger = ledger or _Ledger(ev)
+    shown = _Coverage(view)
     coverage = []
     for item in acceptance.items:
-        found = ledger.show(item.text, ev)
+        found = shown.show(item.text)
         evidence = tuple(dict.fromkeys(found.evidence))
         if found.failing:
             status: CoverageStatus = "missing"
@@ -839,21 +712,22 @@ def rules_coverage(
     return tuple(coverage)
 
 
-def _uncovered_items(
-    ev: Facts, coverage: Sequence[Coverage], ledger: _Ledger, out: _Findings
-) -> None:
-    """Evidence first: every item the ledger could show done must be shown done.
+def uncovered_items(view: EvidenceView, answer: str, coverage: Sequence[Coverage]) -> Found:
+    """``uncovered_item``: evidence first — every item the ledger could show done
+    must be shown done.
 
     A checkable item (it names a check, a file or an attachment) not shown done
     asks for what is missing; when the answer claims the work is complete, the
     finding quotes the claim. An attachment never read is left to
     ``unread_attachment``, which says so already.
     """
-    claims = completion_claims(ev.request.answer)
+    claims = completion_claims(answer)
+    shown = _Coverage(view)
+    out = []
     for item in coverage:
         if item.status != "not_verified":
             continue
-        found = ledger.show(item.requirement, ev)
+        found = shown.show(item.requirement)
         missing = []
         if found.checks:
             missing.append(f"no passing run of {' or '.join(found.checks)} after the last edit")
@@ -869,65 +743,80 @@ def _uncovered_items(
             if found.checks
             else "Make the change with a file tool (or show it) so the ledger records it."
         )
-        out.add(
-            Finding(
-                requirement=f"{item.item}: {item.requirement}",
-                problem=problem,
-                evidence=("ANSWER",) if claims else (),
-                recheck=recheck,
-                rule="uncovered_item",
-            ),
-            {"ANSWER": "the answer under review"} if claims else {},
+        out.append(
+            (
+                Finding(
+                    requirement=f"{item.item}: {item.requirement}",
+                    problem=problem,
+                    evidence=("ANSWER",) if claims else (),
+                    recheck=recheck,
+                    rule="uncovered_item",
+                ),
+                _ANSWER if claims else {},
+            )
         )
+    return _found(out)
 
 
-def _unfinished_run(ev: Facts, out: _Findings) -> None:
-    """The run ended without a final answer, or mid-work."""
-    why = unfinished(ev.request.answer)
+def unfinished_run(answer: str) -> Found:
+    """``unfinished``: the run ended without a final answer, or mid-work."""
+    why = unfinished(answer)
     if not why:
-        return
-    out.add(
-        Finding(
-            requirement="The run ends with a final answer",
-            problem=f"The run did not finish: {why}.",
-            evidence=("ANSWER",),
-            recheck="Finish the work, show that it is done, and give the final answer.",
-            rule="unfinished",
-        ),
-        {"ANSWER": "the answer under review"},
+        return Found()
+    return _found(
+        [
+            (
+                Finding(
+                    requirement="The run ends with a final answer",
+                    problem=f"The run did not finish: {why}.",
+                    evidence=("ANSWER",),
+                    recheck="Finish the work, show that it is done, and give the final answer.",
+                    rule="unfinished",
+                ),
+                _ANSWER,
+            )
+        ]
     )
 
 
-def _waits_on_user(ev: Facts, out: _Findings) -> None:
-    """The agent asks the user for something it needs to go on."""
-    asked = asks_user(ev.request.answer)
+def waits_on_user(answer: str) -> Found:
+    """``asks_user``: the agent asks the user for something it needs to go on."""
+    asked = asks_user(answer)
     if not asked:
-        return
-    out.add(
-        Finding(
-            requirement="The agent can finish without the user",
-            problem=f"The answer asks the user for what the agent needs to go on: “{asked}”",
-            evidence=("ANSWER",),
-            recheck="The user must answer this; DoneCheck cannot.",
-            rule="asks_user",
-        ),
-        {"ANSWER": "the answer under review"},
+        return Found()
+    return _found(
+        [
+            (
+                Finding(
+                    requirement="The agent can finish without the user",
+                    problem="The answer asks the user for what the agent needs to go on:"
+                    f" “{asked}”",
+                    evidence=("ANSWER",),
+                    recheck="The user must answer this; DoneCheck cannot.",
+                    rule="asks_user",
+                ),
+                _ANSWER,
+            )
+        ]
     )
 
 
-def acceptance_of(request: ReviewRequest, ev: Facts) -> Acceptance:
+# --------------------------------------------------------------- the review
+
+
+def acceptance_of(request: ReviewRequest, view: EvidenceView) -> Acceptance:
     """The request's acceptance items: as given, else extracted by rules."""
     if request.acceptance is not None:
         return request.acceptance
-    refs = depends_on(request.entries, request.request_id, request.request)
-    waiting = [r.name for r in refs if r.sha256 not in ev.materials]
+    materials, _ = _by_key(view)
+    refs = view.attachments
+    waiting = [r.name for r in refs if r.sha256 not in materials]
     wanted = {r.sha256 for r in refs}
-    materials = [m for sha, m in ev.materials.items() if sha in wanted]
-    return extract_acceptance(request.request_id, request.request, materials, waiting=waiting)
+    chosen = [m for key, m in materials.items() if key in wanted]
+    return extract_acceptance(request.request_id, request.request, chosen, waiting=waiting)
 
 
-def _scope_notes(ev: Facts) -> list[str]:
-    scope = ev.scope
+def _scope_notes(scope: Scope) -> list[str]:
     if not scope.several:
         return []
     label = scope.label(scope.start)
@@ -939,84 +828,74 @@ def _scope_notes(ev: Facts) -> list[str]:
     return [f"Reviewed on {label}'s own ledger (from E{scope.start}) and the session's materials."]
 
 
-_MAX_RUNS = 20
+def tagged(cited: dict[str, str], scope: Scope) -> dict[str, str]:
+    """Descriptions of cited ids, each ledger entry labelled with its request
+    (``[R1]``) when the session has several."""
+    if not scope.several:
+        return cited
+    return {
+        eid: f"[{scope.label(int(eid[1:]))}] {text}"
+        if eid[:1] == "E" and eid[1:].isdigit() and not text.startswith("[R")
+        else text
+        for eid, text in cited.items()
+    }
 
 
-def reported_runs(ev: Facts) -> tuple[ReportedRun, ...]:
-    """The latest run of each check in the task, with who told its outcome, for the
-    card (at most the last ``_MAX_RUNS`` checks)."""
-    latest: dict[str, Operation] = {}
-    for op in ev.ops:
-        if op.check is not None and op.result_seq is not None:
-            latest.pop(op.key, None)
-            latest[op.key] = op
-    runs: list[ReportedRun] = []
-    for op in list(latest.values())[-_MAX_RUNS:]:
-        report = ev.reports.get(op.report_seq) if op.report_seq is not None else None
-        outcome = {True: "passed", False: "failed", None: "proved nothing"}[op.ok]
-        if report is None:
-            runs.append(
-                ReportedRun(
-                    evidence=op.evidence_id,
-                    origin="agent",
-                    name=op.check or op.tool,
-                    command=op.command or op.tool,
-                    outcome=outcome,
-                    counts=run_summary(op, ev),
-                    detail=op.caveat,
-                )
-            )
-            continue
-        where = ":".join(p for p in (report.host, report.workspace) if p)
-        runs.append(
-            ReportedRun(
-                evidence=op.evidence_id,
-                origin=report.origin,
-                name=report.name,
-                command=report.command,
-                outcome=outcome,
-                counts=report.counts,
-                where=where,
-                duration_s=round(report.duration_s, 3),
-                detail=report.detail,
-            )
-        )
-    return tuple(runs)
+_SUMMARY: dict[Decision, str] = {
+    "pass": "No rule fired: no failed check, unresolved error, unproven claim or unread"
+    " attachment in the ledger.",
+    "need_fix": "Something the agent ran or stated is wrong: see the findings.",
+    "need_evidence": "The ledger does not show the work the request asks for, or that the"
+    " answer claims.",
+    "blocked": "The agent waits on the user: see the findings.",
+}
 
 
-def review_by_rules(request: ReviewRequest, ev: Facts | None = None) -> Verdict:
-    """Apply the rules to one review request. Pure: same request, same verdict."""
-    ev = ev or Facts.of(request)
-    claims = check_claims(request.answer)
-    ledger = _Ledger(ev)
-    coverage = rules_coverage(acceptance_of(request, ev), ev, ledger)
-    out = _Findings()
-    failed = _failed_checks(ev, claims, out)
-    _unresolved_errors(ev, out)
-    _approval_claims(ev, out)
-    _unproven_claims(ev, claims, failed, out)
-    _unwritten_files(ev, out)
-    _unread_attachments(ev, out)
-    _uncovered_items(ev, coverage, ledger, out)
-    _unfinished_run(ev, out)
-    _waits_on_user(ev, out)
-    decision = decision_of(out.findings, FIX_RULES)
-    summary = {
-        "pass": "No rule fired: no failed check, unresolved error, unproven claim or unread"
-        " attachment in the ledger.",
-        "need_fix": "Something the agent ran or stated is wrong: see the findings.",
-        "need_evidence": "The ledger does not show the work the request asks for, or that the"
-        " answer claims.",
-        "blocked": "The agent waits on the user: see the findings.",
-    }[decision]
+def review(
+    view: EvidenceView, answer: str, acceptance: Acceptance, *, review_id: str = ""
+) -> Verdict:
+    """The rules' verdict on ``answer`` given the evidence ``view`` and the task's
+    ``acceptance`` items. Pure: the same inputs, the same verdict.
+
+    The rules run in this order, and this is the only place one's result feeds
+    another: the failed checks' categories settle which claims ``unproven_claims``
+    leaves to them, and the coverage of the items is what ``uncovered_items`` reads.
+    """
+    claims = check_claims(answer)
+    coverage = rules_coverage(acceptance, view)
+    found = [
+        weakened_runs(view),
+        failed_checks(view, claims),
+        unresolved_errors(view),
+        approval_claims(view, answer),
+        unproven_claims(view, claims, failed_categories(view)),
+        unwritten_files(view, answer),
+        unread_attachments(view),
+        uncovered_items(view, answer, coverage),
+        unfinished_run(answer),
+        waits_on_user(answer),
+    ]
+    findings = tuple(f for rule in found for f in rule.findings)
+    cited: dict[str, str] = {}
+    for rule in found:
+        cited.update(rule.cited)
+    decision = decision_of(findings, FIX_RULES)
     return Verdict(
-        review_id=request.review_id,
+        review_id=review_id,
         decision=decision,
-        findings=tuple(out.findings),
-        summary=summary,
+        findings=findings,
+        summary=_SUMMARY[decision],
         reviewer="rules",
-        notes=(RULES_NOTE, *out.notes, *_scope_notes(ev)),
-        cited=ev.tagged(out.cited),
+        notes=(RULES_NOTE, *(n for rule in found for n in rule.notes), *_scope_notes(view.scope)),
+        cited=tagged(cited, view.scope),
         coverage=coverage,
-        runs=reported_runs(ev),
+        runs=view.runs,
     )
+
+
+def review_by_rules(request: ReviewRequest, view: EvidenceView | None = None) -> Verdict:
+    """:func:`review` of a review request, its evidence ``view`` (or the one it carries)."""
+    view = view or request.view
+    if view is None:
+        raise ValueError(f"review {request.review_id}: no evidence view to review against")
+    return review(view, request.answer, acceptance_of(request, view), review_id=request.review_id)

@@ -19,9 +19,8 @@ A stop is skipped only when all of these hold:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 
-from donecheck.actors.messages import LedgerEntry, SessionOpened, ToolCall, UserInput
+from donecheck.actors.messages import EvidenceView
 from donecheck.actors.review.claims import (
     approval_claims,
     check_claims,
@@ -31,7 +30,7 @@ from donecheck.actors.review.claims import (
     mentioned_paths,
     strip_code,
 )
-from donecheck.actors.review.preanalysis import depends_on, extract_acceptance
+from donecheck.actors.review.preanalysis import extract_acceptance
 
 __all__ = ["meaning_chars", "plain_and_short", "trivial_stop"]
 
@@ -56,27 +55,12 @@ def plain_and_short(answer: str, min_chars: int) -> bool:
     )
 
 
-def trivial_stop(
-    answer: str,
-    request_id: str,
-    request: str,
-    entries: Sequence[LedgerEntry],
-    min_chars: int,
-) -> bool:
-    """Whether a request's first stop may be skipped (see the module docstring)."""
+def trivial_stop(answer: str, request: str, view: EvidenceView, min_chars: int) -> bool:
+    """Whether a request's first stop may be skipped (see the module docstring), given
+    the evidence ``view`` of the request (its text ``request``)."""
     if not plain_and_short(answer, min_chars):
         return False
-    start = next(
-        (
-            e.seq
-            for e in entries
-            if isinstance(e.event, SessionOpened | UserInput) and e.event.request_id == request_id
-        ),
-        0,
-    )
-    if any(isinstance(e.event, ToolCall) and e.seq > start for e in entries):
+    if view.acted or view.attachments:
         return False
-    if depends_on(entries, request_id, request):
-        return False
-    items = extract_acceptance(request_id, request).items
+    items = extract_acceptance(view.request_id, request).items
     return not any(mentioned_categories(i.text) or mentioned_paths(i.text) for i in items)

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+import msgspec
+
+from donecheck.actors.evidence.view import build_view
 from donecheck.actors.messages import (
     AttachmentRef,
+    EvidenceRequest,
+    EvidenceView,
     LedgerEntry,
     Material,
     MaterialRecorded,
@@ -83,11 +89,37 @@ class LedgerBuilder:
         self, answer: str, request: str = "Fix the bug.", request_id: str = "r"
     ) -> ReviewRequest:
         opened = next((e.event for e in self.entries if isinstance(e.event, SessionOpened)), None)
+        text = opened.request if opened is not None and request_id == "r" else request
         return ReviewRequest(
             review_id="rv",
             session_id=self.session_id,
             request_id=request_id,
-            request=opened.request if opened is not None and request_id == "r" else request,
+            request=text,
             answer=answer,
-            entries=tuple(self.entries),
+            view=view_of(self.entries, request_id, text, self.session_id),
         )
+
+
+def view_of(
+    entries: Sequence[LedgerEntry],
+    request_id: str = "r",
+    request: str = "",
+    session_id: str = "s",
+    *,
+    prompt: bool = True,
+) -> EvidenceView:
+    """The evidence view a ledger holding ``entries`` serves a review of ``request_id``
+    (with a judge prompt's parts unless ``prompt`` is false)."""
+    return build_view(
+        entries,
+        EvidenceRequest(
+            session_id=session_id, request_id=request_id, request=request, prompt=prompt
+        ),
+    )
+
+
+def with_view(request: ReviewRequest, entries: Sequence[LedgerEntry]) -> ReviewRequest:
+    """``request`` carrying the evidence view of ``entries``."""
+    return msgspec.structs.replace(
+        request, view=view_of(entries, request.request_id, request.request, request.session_id)
+    )

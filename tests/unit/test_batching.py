@@ -218,7 +218,7 @@ def test_views_in_one_call_answer_each_request() -> None:
     ledger.append([call(1, sid="a"), result(1, sid="a", code=1), SessionClosed(session_id="b")])
     answers = ledger.view_many(
         [
-            ViewRequest(session_id="a", include=("entries", "checks")),
+            ViewRequest(session_id="a", include=("entries", "edits")),
             ViewRequest(session_id="b"),
             ViewRequest(session_id="nobody"),
         ]

@@ -12,9 +12,11 @@ from hypothesis import strategies as st
 
 from donecheck.actors.evidence.fingerprint import fingerprint
 from donecheck.actors.evidence.pairing import Pairing, edits, operations
+from donecheck.actors.evidence.view import build_view
 from donecheck.actors.ledger import EvidenceLedger
 from donecheck.actors.messages import (
     CheckReport,
+    EvidenceRequest,
     FailedTest,
     LedgerEntry,
     ToolCall,
@@ -27,6 +29,7 @@ from tests.unit.helpers import LedgerBuilder
 from tests.unit.test_combine import combined
 
 CLAIM = "Fixed add() in calc.py; all tests pass now and nothing else was touched."
+ASK = EvidenceRequest(session_id="s", request_id="r", request="Fix add() in calc.py.", prompt=True)
 
 
 class Timed(LedgerBuilder):
@@ -394,7 +397,7 @@ def test_pairing_fed_piece_by_piece_is_pairing_the_whole_ledger(
     with reports, repeated ids and results of unknown calls, the operations are those
     of one pass over the whole ledger."""
     ledger = _build(steps)
-    entries = list(ledger.request(CLAIM).entries)
+    entries = list(ledger.entries)
     seq = len(entries)
     for event in (  # a repeated call id, and a result no call asked for
         ToolCall(session_id="s", call_id="dup", name="bash", arguments={"command": "pytest"}),
@@ -426,7 +429,7 @@ def test_a_ledger_appended_in_any_batches_views_what_one_pass_gives(
     """The ledger pairs and hashes entries as it appends them (while they are in the
     CPU's cache): whatever the batches, and views asked between them or not, a view
     holds the operations, writes and fingerprint of one pass over the whole log."""
-    built = list(_build(steps).request(CLAIM).entries)
+    built = list(_build(steps).entries)
     events = [msgspec.structs.replace(e.event, event_id=f"x{i}") for i, e in enumerate(built)]
     ledger = EvidenceLedger()
     start = 0
@@ -436,9 +439,10 @@ def test_a_ledger_appended_in_any_batches_views_what_one_pass_gives(
         ledger.append(events[start : start + size])
         start += size
         if n < len(looks) and looks[n]:
-            ledger.view(ViewRequest(session_id="s", include=("operations",)))
-    view = ledger.view(ViewRequest(session_id="s", include=("entries", "operations", "edits")))
-    assert list(view.operations) == operations(view.entries)
+            ledger.evidence(ASK)
+    view = ledger.view(ViewRequest(session_id="s", include=("entries", "edits")))
+    once = build_view(view.entries, ASK)
+    assert ledger.evidence(ASK) == msgspec.structs.replace(once, fingerprint=view.fingerprint)
     assert list(view.edits) == edits(view.entries)
     assert view.fingerprint == fingerprint(view.entries)
     assert [e.event for e in view.entries] == events

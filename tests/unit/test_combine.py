@@ -8,7 +8,6 @@ import pytest
 
 from donecheck.actors.messages import NoVerdict, ReviewRequest, Verdict
 from donecheck.actors.review.combine import combine
-from donecheck.actors.review.facts import Facts
 from donecheck.actors.review.prompt import build_review_prompt
 from donecheck.actors.review.rules import acceptance_of, review_by_rules
 from donecheck.actors.review.verdicts import parse_verdict
@@ -33,12 +32,13 @@ def failing() -> ReviewRequest:
 
 
 def combined(request: ReviewRequest, judge_text: str) -> Verdict | NoVerdict:
-    facts = Facts.of(request)
-    rules = review_by_rules(request, facts)
-    acceptance = acceptance_of(request, facts)
-    prompt = build_review_prompt(facts, acceptance, sees_images=False)
+    view = request.view
+    assert view is not None
+    rules = review_by_rules(request)
+    acceptance = acceptance_of(request, view)
+    prompt = build_review_prompt(view, request, acceptance, sees_images=False)
     parsed = parse_verdict(judge_text)
-    return combine(request, rules, prompt, acceptance, parsed, raw=judge_text, judge="m@h")
+    return combine(request, view, rules, prompt, acceptance, parsed, raw=judge_text, judge="m@h")
 
 
 FAIL_FINDING = {

@@ -16,6 +16,7 @@ from donecheck.actors.config import Config
 from donecheck.actors.controller import CompletionController
 from donecheck.actors.errors import UnknownSessionError
 from donecheck.actors.ledger import EvidenceLedger
+from donecheck.actors.local import LocalLedgers, LocalReviewers
 from donecheck.actors.messages import (
     Ack,
     Cancel,
@@ -40,7 +41,7 @@ from donecheck.actors.messages import (
     Verdict,
     ViewRequest,
 )
-from donecheck.actors.peers import LocalBudgets, LocalLedgers, LocalReviewers, ReviewerPort
+from donecheck.actors.peers import LocalBudgets, ReviewerPort
 from donecheck.actors.reviewer import Reviewer
 from donecheck.actors.store import SqliteStore
 
@@ -54,15 +55,16 @@ class GatedReviewer:
         self.gate = asyncio.Event()
         self.started = asyncio.Event()
         self.calls = 0
+        self.ledgers: LocalLedgers | None = None  # make() hands it the controller's
 
     async def review(self, request: ReviewRequest) -> ReviewResult:
         self.calls += 1
         self.started.set()
         await self.gate.wait()
-        return await Reviewer().review(request)
+        return await Reviewer(ledger=self.ledgers).review(request)
 
     async def prepare(self, request: ReviewRequest) -> Ack:
-        return await Reviewer().prepare(request)
+        return await Reviewer(ledger=self.ledgers).prepare(request)
 
 
 class FailingReviewer:
@@ -82,14 +84,19 @@ class CountingReviewer(Reviewer):
 
 
 def make(
-    reviewer: ReviewerPort | None = None, **config: Any
+    reviewer: ReviewerPort | Callable[[LocalLedgers], ReviewerPort] | None = None, **config: Any
 ) -> tuple[CompletionController, LocalLedgers, FakeClock]:
+    """A controller over two ledger shards; ``reviewer`` (or what it makes of the
+    shards) asks them for its evidence, as deployed."""
     clock = FakeClock()
     ledgers = LocalLedgers([EvidenceLedger(0), EvidenceLedger(1)])
+    if isinstance(reviewer, GatedReviewer):
+        reviewer.ledgers = ledgers
+    elif callable(reviewer):
+        reviewer = reviewer(ledgers)
     controller = CompletionController(
         config=Config(**config),
         ledger=ledgers,
-        # as deployed: the reviewer reads the ledger itself (from_ledger reviews)
         reviewer=reviewer or LocalReviewers([Reviewer(ledger=ledgers)]),
         clock=clock,
     )
@@ -175,7 +182,7 @@ def test_fix_then_pass() -> None:
 def test_duplicate_stop_event_reviews_once() -> None:
     async def body() -> None:
         CountingReviewer.calls = 0
-        c, ledgers, _ = make(LocalReviewers([CountingReviewer()]))
+        c, ledgers, _ = make(lambda ledgers: LocalReviewers([CountingReviewer(ledger=ledgers)]))
         await open_session(c, ledgers)
         await pytest_run(ledgers, "a", 1)
         stop = TurnStopping(session_id="s1", answer=CLAIM, event_id="stop-1")
@@ -191,7 +198,7 @@ def test_duplicate_stop_event_reviews_once() -> None:
 def test_the_same_answer_in_a_new_stop_is_reviewed_again_and_the_loop_ends() -> None:
     async def body() -> None:
         CountingReviewer.calls = 0
-        c, ledgers, _ = make(LocalReviewers([CountingReviewer()]))
+        c, ledgers, _ = make(lambda ledgers: LocalReviewers([CountingReviewer(ledger=ledgers)]))
         await open_session(c, ledgers)
         await pytest_run(ledgers, "a", 1)
         first = await c.handle(TurnStopping(session_id="s1", answer=CLAIM, event_id="e1"))
@@ -436,7 +443,7 @@ def durable(
     return CompletionController(
         config=Config(**cfg),
         ledger=ledgers,
-        reviewer=LocalReviewers([Reviewer()]),
+        reviewer=LocalReviewers([Reviewer(ledger=ledgers)]),
         budget=budget,
         store=SqliteStore(tmp, "controller-0"),
         clock=clock,
@@ -537,7 +544,7 @@ def test_the_card_carries_usage_and_cost() -> None:
         c = CompletionController(
             config=Config(),
             ledger=ledgers,
-            reviewer=LocalReviewers([Reviewer()]),
+            reviewer=LocalReviewers([Reviewer(ledger=ledgers)]),
             budget=budgets,
             clock=clock,
         )
@@ -560,7 +567,10 @@ def test_milestone_checks_are_off_by_default_and_once_per_request() -> None:
         assert off == Ack(session_id="s1", detail="milestone checks are off")
 
         CountingReviewer.calls = 0
-        c, ledgers, _ = make(LocalReviewers([CountingReviewer()]), milestone_checks=True)
+        c, ledgers, _ = make(
+            lambda ledgers: LocalReviewers([CountingReviewer(ledger=ledgers)]),
+            milestone_checks=True,
+        )
         await open_session(c, ledgers)
         await pytest_run(ledgers, "a", 1)
         verdict = await c.handle(
@@ -586,7 +596,7 @@ def test_a_denied_budget_lets_the_rules_steer_and_never_passes() -> None:
             return msgspec.structs.replace(verdict, budget_denied="session aux budget: cap 10")
 
     async def body() -> None:
-        c, ledgers, _ = make(Denied())
+        c, ledgers, _ = make(lambda ledgers: Denied(ledger=ledgers))
         await open_session(c, ledgers)
         await pytest_run(ledgers, "a", 1)
         action = await c.handle(TurnStopping(session_id="s1", answer=CLAIM))
@@ -630,8 +640,8 @@ def test_need_evidence_then_pass() -> None:
 
 def _judged(server_url: str) -> tuple[CompletionController, LocalLedgers, Reviewer]:
     config = Config(judge_base_url=server_url, judge_model="judge")
-    reviewer = Reviewer(config=config)
     ledgers = LocalLedgers([EvidenceLedger(0)])
+    reviewer = Reviewer(config=config, ledger=ledgers)
     controller = CompletionController(
         config=config, ledger=ledgers, reviewer=LocalReviewers([reviewer]), clock=FakeClock()
     )
@@ -741,8 +751,8 @@ def test_a_judged_turn_gets_its_usage_from_the_settlement_not_a_query() -> None:
         async with ScriptedProvider([], default=default, responder=responder) as server:
             config = Config(judge_base_url=server.url, judge_model="judge")
             budgets = CountingBudgets([BudgetAccountant(config=config)])
-            reviewer = Reviewer(config=config, budget=budgets)
             ledgers = LocalLedgers([EvidenceLedger(0)])
+            reviewer = Reviewer(config=config, budget=budgets, ledger=ledgers)
             c = CompletionController(
                 config=config,
                 ledger=ledgers,

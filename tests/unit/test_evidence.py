@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 from donecheck.actors.evidence import fingerprint as fp
 from donecheck.actors.evidence import pairing, runner, shell, writes
 from donecheck.actors.messages import LedgerEntry, ToolCall, ToolResult
+from tests.unit.helpers import view_of
 
 
 @pytest.mark.parametrize(
@@ -367,6 +368,7 @@ def test_a_second_result_for_one_call_can_only_fail_it(
             for code, output in results
         ),
     ]
+    entries = [LedgerEntry(seq=n, event=e) for n, e in enumerate(events, 1)]
     review = review_by_rules(
         ReviewRequest(
             review_id="rv",
@@ -374,7 +376,7 @@ def test_a_second_result_for_one_call_can_only_fail_it(
             request_id="r",
             request=request,
             answer="I fixed add() in calc.py; all tests pass now.",
-            entries=tuple(LedgerEntry(seq=n, event=e) for n, e in enumerate(events, 1)),
+            view=view_of(entries, "r", request),
         )
     )
     assert review.decision == decision

@@ -5,16 +5,19 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from donecheck.actors.errors import StoreError
 from donecheck.actors.evidence.fingerprint import fingerprint
-from donecheck.actors.evidence.pairing import Pairing, operations
+from donecheck.actors.evidence.pairing import Pairing
+from donecheck.actors.evidence.view import build_view
 from donecheck.actors.ledger import EvidenceLedger, event_id_of
 from donecheck.actors.messages import (
     AttachmentRef,
+    EvidenceRequest,
     FileSnapshot,
     MaterialRecorded,
     SessionClosed,
@@ -75,8 +78,10 @@ def test_durable_before_acknowledged_and_rebuilt_by_a_new_instance(tmp_path: Pat
     first.close()  # the actor dies; its memory is gone
     second = EvidenceLedger(0, store=open_store(url, "ledger-0"))
     assert second.open_sessions() == ["s"]
-    view = second.view(ViewRequest(session_id="s", include=("entries", "checks")))
+    view = second.view(ViewRequest(session_id="s", include=("entries", "edits")))
     assert [e.seq for e in view.entries] == [1, 2, 3]
+    rebuilt = second.evidence(EvidenceRequest(session_id="s", request_id="r"))
+    assert rebuilt.last_seq == 3 and rebuilt.acted  # the evidence of the rebuilt log
     # a retry of an append the dead instance had already stored is not doubled
     assert second.append([call(1), result(1, code=1), call(2)]).seqs == (2, 3, 4)
     assert second.statistics()["loads"] == 1
@@ -142,6 +147,9 @@ def test_writers_sharing_a_store_never_store_an_event_twice(
         assert list(ack.seqs) == [at[f"e{i}"] for i in ids]
 
 
+ASK = EvidenceRequest(session_id="s", request_id="r", request="Fix it.")
+
+
 def test_a_pairing_that_fails_on_append_acknowledges_the_events_and_skips_none(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -165,11 +173,13 @@ def test_a_pairing_that_fails_on_append_acknowledges_the_events_and_skips_none(
     assert ack.seqs == (3, 4)
     assert ledger.statistics()["absorb_failures"] == 1
     with pytest.raises(RuntimeError):
-        ledger.view(ViewRequest(session_id="s", include=("operations",)))
+        ledger.evidence(ASK)
     broken["on"] = False
-    view = ledger.view(ViewRequest(session_id="s", include=("entries", "operations")))
-    assert list(view.operations) == operations(view.entries)
-    assert [op.ok for op in view.operations] == [False, False]
+    view = ledger.view(ViewRequest(session_id="s", include=("entries",)))
+    evidence = ledger.evidence(ASK)
+    assert [f.run.call_seq for f in evidence.failed] == [3]  # the later failure: none skipped
+    once = build_view(view.entries, ASK)  # one pass over the whole log
+    assert evidence == msgspec.structs.replace(once, fingerprint=view.fingerprint)
     assert view.fingerprint == fingerprint(view.entries)
 
 
@@ -218,22 +228,20 @@ def test_views() -> None:
             ),
         ]
     )
-    view = ledger.view(
-        ViewRequest(
-            session_id="s",
-            include=("operations", "checks", "edits", "reads", "snapshots", "excerpt"),
-            excerpt_chars=500,
+    view = ledger.evidence(
+        EvidenceRequest(
+            session_id="s", request_id="r", request="do it", prompt=True, excerpt_chars=500
         )
     )
-    assert view.entries == () and view.last_seq == 12  # c.py: past the 2 targets, not kept
+    assert view.last_seq == 12
     (check,) = view.checks
     assert (check.command, check.runs, check.ok, check.latest) == ("pytest -q", 2, True, "E10")
     assert [e.path for e in view.edits] == ["a.py"]
     (read,) = view.reads
     assert read.status == "read" and read.evidence == ("E8",)
-    assert [s.path for s in view.snapshots] == ["a.py", "b.py"]  # 2 targets at most
+    assert view.snapshot_paths == ("a.py", "b.py")  # c.py: past the 2 targets, not kept
     assert view.excerpt is not None and view.excerpt.text.startswith("[E10] bash `pytest -q`")
-    assert len(view.operations) == 4
+    assert view.failed == () and list(view.passing) == ["test"]
     # the fingerprint covers the complete ledger, however little was asked for
     full = ledger.view(ViewRequest(session_id="s"))
     assert full.fingerprint == view.fingerprint and len(full.entries) == 12

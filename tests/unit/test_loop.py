@@ -198,15 +198,20 @@ def test_need_evidence_does_not_presume_a_defect() -> None:
 
 
 def test_progress_key_compares_latest_result_per_operation() -> None:
+    from donecheck.actors.evidence.view import progress_digest
+
     def op(ok: bool, seq: int) -> Operation:
         return Operation(key="shell:pytest", tool="bash", call_seq=seq, ok=ok)
 
-    failed_then_passed = progress_key([FIX], [op(False, 1), op(True, 3)])
-    passed_then_failed = progress_key([FIX], [op(True, 1), op(False, 3)])
-    failed_twice = progress_key([FIX], [op(False, 1), op(False, 3)])
+    def key(findings: list[Finding], ops: list[Operation]) -> str:
+        return progress_key(findings, progress_digest(ops, []))
+
+    failed_then_passed = key([FIX], [op(False, 1), op(True, 3)])
+    passed_then_failed = key([FIX], [op(True, 1), op(False, 3)])
+    failed_twice = key([FIX], [op(False, 1), op(False, 3)])
     assert failed_then_passed != passed_then_failed
-    assert passed_then_failed == failed_twice == progress_key([FIX], [op(False, 9)])
-    assert progress_key([FIX], []) != progress_key([NEED], [])
+    assert passed_then_failed == failed_twice == key([FIX], [op(False, 9)])
+    assert key([FIX], []) != key([NEED], [])
 
 
 def test_budget_is_an_end_reason_never_a_decision() -> None:
@@ -238,10 +243,12 @@ def test_reviews_count_every_review_and_judge_errors_reach_the_card() -> None:
 
 
 def test_a_changed_snapshot_is_progress() -> None:
+    from donecheck.actors.evidence.view import progress_digest
     from donecheck.actors.messages import FileSnapshot
 
-    def snap(sha: str) -> FileSnapshot:
-        return FileSnapshot(session_id="s", path="/w/calc.py", sha256=sha, size=10)
+    def key(sha: str) -> str:
+        snap = FileSnapshot(session_id="s", path="/w/calc.py", sha256=sha, size=10)
+        return progress_key([FIX], progress_digest([], [snap]))
 
-    assert progress_key([FIX], [], [snap("a")]) != progress_key([FIX], [], [snap("b")])
-    assert progress_key([FIX], [], [snap("a")]) == progress_key([FIX], [], [snap("a")])
+    assert key("a") != key("b")
+    assert key("a") == key("a")

@@ -29,6 +29,7 @@ from donecheck.actors.clock import FakeClock
 from donecheck.actors.config import Config
 from donecheck.actors.controller import CompletionController
 from donecheck.actors.ledger import EvidenceLedger
+from donecheck.actors.local import LocalLedgers, LocalReviewers
 from donecheck.actors.messages import (
     Cancel,
     ControllerAction,
@@ -41,7 +42,6 @@ from donecheck.actors.messages import (
     TurnStopping,
     UserInput,
 )
-from donecheck.actors.peers import LocalLedgers, LocalReviewers
 from donecheck.actors.reviewer import Reviewer
 from donecheck.actors.store import MemoryStore
 

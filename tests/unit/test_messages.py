@@ -87,6 +87,39 @@ VERDICT = m.Verdict(
     usage=CARD.usage,
 )
 
+PYTEST = m.Operation(
+    key="shell:pytest", tool="bash", call_seq=4, command="pytest", check="pytest", ok=False
+)
+WEAKENED = m.WeakenedRun(
+    passed=PYTEST,
+    failed=PYTEST,
+    changes=(m.SuiteChange(seq=5, path="test_a.py", role="test", reasons=("`assert True`",)),),
+    why="E5 changed `test_a.py`: `assert True`",
+)
+VIEW = m.EvidenceView(
+    session_id="s",
+    request_id="r",
+    last_seq=9,
+    fingerprint="fp:1",
+    progress="abc",
+    scope=m.Scope(start=3, earlier=True, starts=(1, 3), why="it continues"),
+    acted=True,
+    materials=(MATERIAL,),
+    failed=(m.FailedCheck(run=PYTEST, summary="1 failed", weakened=WEAKENED),),
+    weakened=(WEAKENED,),
+    errors=(m.UnresolvedError(op=PYTEST, summary="boom", targets="a.py"),),
+    passing={"test": (m.PassingRun(op=PYTEST, names=frozenset({"test_a.py"})),)},
+    nothing={"test": PYTEST},
+    last_edit=m.Edit(seq=3, tool="write_file", path="a.py", ok=True),
+    looked=(("a.py", "E2"),),
+    approvals=(
+        m.ApprovalStatement(approved=True, units=frozenset({"budget"}), cite="E2", sentence="ok"),
+    ),
+    truncated=("writes: the latest 5000 of 6000",),
+    texts={"E4": "pytest\n1 failed"},
+    tool_results={"c1": ("E7", "shot")},
+)
+
 SAMPLES: list[m.Message] = [
     m.Policy(review=False, max_rounds=3, round_window_s=10.0),
     m.AttachmentRef(sha256="sha256:" + "b" * 64, name="a.txt", size=3, media_type="text/plain"),
@@ -152,7 +185,7 @@ SAMPLES: list[m.Message] = [
         status_source="exit_code",
     ),
     m.Edit(seq=3, tool="write_file", path="a.py", ok=True),
-    m.ViewRequest(session_id="s", since_seq=2, include=("entries", "checks"), excerpt_chars=10),
+    m.ViewRequest(session_id="s", since_seq=2, include=("entries", "edits"), limit=10),
     m.Check(
         key="shell:pytest",
         kind="pytest",
@@ -179,9 +212,15 @@ SAMPLES: list[m.Message] = [
         entries=(m.LedgerEntry(seq=1, event=CALL),),
         fingerprint="fp:1",
         last_seq=9,
-        checks=(m.Check(key="k", kind="ruff", command="ruff check .", runs=1, ok=True),),
-        excerpt=m.Excerpt(text="x"),
+        edits=(m.Edit(seq=3, tool="write_file", path="a.py", ok=True),),
     ),
+    VIEW.scope,
+    WEAKENED.changes[0],
+    WEAKENED,
+    VIEW.failed[0],
+    VIEW.errors[0],
+    VIEW.passing["test"][0],
+    VIEW.approvals[0],
     m.ParseRequest(
         sha256="sha256:1", declared_name="a.pdf", size=10, path="/tmp/a.pdf", role="reference"
     ),
@@ -191,11 +230,12 @@ SAMPLES: list[m.Message] = [
         request_id="r",
         request="do it",
         answer="done",
-        entries=(m.LedgerEntry(seq=1, event=CALL),),
         acceptance=ACCEPTANCE,
-        fingerprint="fp",
         round=1,
+        view=VIEW,
     ),
+    m.EvidenceRequest(session_id="s", request_id="r", request="do it", prompt=True),
+    VIEW,
     VERDICT,
     ACCEPTANCE,
     ACCEPTANCE.items[0],

@@ -2,8 +2,9 @@ from __future__ import annotations
 
 import pytest
 
+from donecheck.actors.evidence.runner import output_summary
 from donecheck.actors.messages import FileSnapshot, Material
-from donecheck.actors.review.rules import RULES_NOTE, output_summary, review_by_rules
+from donecheck.actors.review.rules import RULES_NOTE, review_by_rules
 from donecheck.parsers import parse_bytes
 from tests.unit.helpers import LedgerBuilder
 

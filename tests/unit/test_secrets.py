@@ -8,7 +8,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from donecheck.actors.messages import Finding, ReportCard
-from donecheck.actors.review.facts import Facts
 from donecheck.actors.review.preanalysis import preanalysis_messages
 from donecheck.actors.review.prompt import build_review_prompt
 from donecheck.actors.review.rules import acceptance_of
@@ -24,8 +23,9 @@ def test_the_judge_prompt_masks_keys_a_tool_printed() -> None:
     ledger.run("cat .env", 0, LINES)
     ledger.run("pytest -q", 0, "3 passed in 0.1s")
     request = ledger.request("Fixed the config loader; all tests pass now, nothing else changed.")
-    facts = Facts.of(request)
-    prompt = build_review_prompt(facts, acceptance_of(request, facts), sees_images=False)
+    view = request.view
+    assert view is not None
+    prompt = build_review_prompt(view, request, acceptance_of(request, view), sees_images=False)
     sent = json.dumps(prompt.messages)
     assert KEY not in sent and "hunter2secret" not in sent
     assert "OPENAI_API_KEY=***" in sent  # masked, not dropped: the judge sees a key was there

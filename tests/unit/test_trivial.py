@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from donecheck.actors.review.trivial import meaning_chars, trivial_stop
-from tests.unit.helpers import LedgerBuilder
+from tests.unit.helpers import LedgerBuilder, view_of
 
 CHAT = "Say hello to the team."
 
@@ -41,7 +41,8 @@ def ledger_for(request: str, *, ran: bool = False) -> LedgerBuilder:
 )
 def test_trivial_stop(request_text: str, answer: str, ran: bool, skipped: bool) -> None:
     ledger = ledger_for(request_text, ran=ran)
-    assert trivial_stop(answer, "r", request_text, ledger.entries, 60) is skipped
+    view = view_of(ledger.entries, "r", request_text)
+    assert trivial_stop(answer, request_text, view, 60) is skipped
 
 
 def test_an_attachment_the_request_depends_on_is_never_trivial() -> None:
@@ -52,13 +53,14 @@ def test_an_attachment_the_request_depends_on_is_never_trivial() -> None:
     )
     ledger = LedgerBuilder()
     ledger.open("Have a look.", spec)
-    assert trivial_stop("Looks fine.", "r", "Have a look.", ledger.entries, 60) is False
+    view = view_of(ledger.entries, "r", "Have a look.")
+    assert trivial_stop("Looks fine.", "Have a look.", view, 60) is False
 
 
 def test_tool_activity_of_an_earlier_request_does_not_count() -> None:
     ledger = ledger_for("Fix add() in calc.py.", ran=True)
     ledger.user(CHAT, "r2")
-    assert trivial_stop("Hello, team!", "r2", CHAT, ledger.entries, 60) is True
+    assert trivial_stop("Hello, team!", CHAT, view_of(ledger.entries, "r2", CHAT), 60) is True
 
 
 def test_meaning_chars_counts_cjk_as_three() -> None:

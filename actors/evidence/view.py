@@ -1,0 +1,572 @@
+"""One review's evidence, worked out from a session's ledger: :func:`build_view`.
+
+The ledger (:mod:`donecheck.actors.ledger`) calls it on the log it holds, with the
+operations it paired as the entries arrived; a test calls it on entries it built.
+Everything the rules, a judge's prompt and the loop read from the ledger is here,
+computed once per review — the reviewer never sees a log entry:
+
+* the request's **scope** (:mod:`.scope`) and, within it, the operations with their
+  latest outcomes — a pass that came only after the tests were weakened
+  (:mod:`.integrity`) demoted to "proved nothing";
+* from those: the checks whose latest run failed (with how it ended and what
+  weakened or masked it since), the unresolved errors (:mod:`.errors`), the passing
+  runs after the last edit, the runs that proved nothing, the writes, the files a
+  tool showed, the latest run of each check for the card;
+* the session's materials, which attachments were read (:mod:`.reads`), the
+  approval statements of every source, the fingerprint and the progress digest;
+* for a judge's prompt, when asked: the checks, the writes, the bounded tool log
+  (:mod:`.excerpt`) and the full text behind each id it shows.
+
+Every list is capped; a cap that cut something is named in ``truncated``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TypeVar
+
+import msgspec
+
+from donecheck.actors.evidence.errors import unresolved_errors
+from donecheck.actors.evidence.excerpt import excerpt
+from donecheck.actors.evidence.integrity import Weakened, changes, weakened
+from donecheck.actors.evidence.materials import depends_on, materials_of
+from donecheck.actors.evidence.pairing import (
+    checks,
+    command_of,
+    operations,
+    stands_for,
+    unresolved_failures,
+)
+from donecheck.actors.evidence.reads import read_evidence, shown_paths
+from donecheck.actors.evidence.runner import output_summary, report_summary, tool_error
+from donecheck.actors.evidence.scope import scope_of
+from donecheck.actors.evidence.writes import edits_of, snapshots
+from donecheck.actors.messages import (
+    ApprovalStatement,
+    CheckReport,
+    Edit,
+    EvidenceRequest,
+    EvidenceView,
+    FailedCheck,
+    FileSnapshot,
+    LedgerEntry,
+    MaterialRecorded,
+    Operation,
+    PassingRun,
+    ReportedRun,
+    SessionOpened,
+    SuiteChange,
+    ToolCall,
+    ToolResult,
+    UserInput,
+    WeakenedRun,
+)
+from donecheck.actors.review.approval import (
+    MAX_STATEMENTS,
+    Source,
+    source_statements,
+    statements_of,
+)
+from donecheck.actors.review.claims import asks_to_change, category_of_check, names_as_verifier
+
+__all__ = [
+    "CAPS",
+    "SourceReader",
+    "build_view",
+    "entry_sources",
+    "progress_digest",
+    "run_summary",
+]
+
+_T = TypeVar("_T")
+
+CAPS = {
+    "failed": 200,
+    "errors": 200,
+    "passing": 500,
+    "writes": 5_000,
+    "looked": 5_000,
+    "edits": 60,
+    "checks": 200,
+    "runs": 20,
+    "names": 20_000,
+}
+"""The most of each list a view carries (the latest kept). ``edits`` and ``checks``:
+what a judge's prompt lists; ``runs``: the card lists the last 20 checks; ``names``:
+the words kept of one passing test run's output."""
+
+_RESULT_TEXT_CHARS = 400
+_TEXT_CHARS = 65_536
+"""The most of one entry's text a judge's prompt may quote back (a stored tool
+output is at most ``max_tool_output_chars``, 64 KiB by default, already)."""
+_TEXTS_CHARS = 2_000_000
+_TEXT_AFTER = 1_000
+"""Past ``_TEXTS_CHARS`` of texts in all, each further one is its first 1,000
+characters: every id the prompt shows stays citable, the view stays bounded."""
+_NAMES = re.compile(r"(?:^|(?<=[\s/]))([^\s/]+)")
+_TEST_RUNS = frozenset({"test"})
+
+
+def _asked(request: str) -> Callable[[str], bool]:
+    """Whether the request asks for a file to be changed (not only named as what a
+    check runs): its test changes are then the agent's work, not a weakening."""
+
+    def asked(path: str) -> bool:
+        name = path.replace("\\", "/").rsplit("/", 1)[-1]
+        return (
+            name.lower() in request.lower()
+            and asks_to_change(request, name)
+            and not names_as_verifier(request, name)
+        )
+
+    return asked
+
+
+def _demoted(op: Operation, why: Weakened) -> Operation:
+    return msgspec.structs.replace(
+        op,
+        ok=None,
+        status_source="weakened",
+        caveat=f"it passed only after the tests were weakened ({why.why})"
+        if why.failed is not None
+        else f"it did not run the real test runner ({why.why})",
+    )
+
+
+def run_summary(
+    op: Operation, reports: dict[int, CheckReport], results: dict[int, ToolResult]
+) -> str:
+    """How a run ended, from the report that told it, else from its tool output."""
+    report = reports.get(op.report_seq) if op.report_seq is not None else None
+    if report is not None:
+        return report_summary(report)
+    result = results.get(op.result_seq) if op.result_seq is not None else None
+    return output_summary(result.output) if result is not None else ""
+
+
+def _weakened_run(found: Weakened) -> WeakenedRun:
+    return WeakenedRun(
+        passed=found.passed,
+        failed=found.failed,
+        changes=tuple(
+            SuiteChange(seq=c.seq, path=c.path, role=c.role, reasons=c.reasons)
+            for c in found.changes
+        ),
+        why=found.why,
+    )
+
+
+def _weakening_of(weak: dict[int, Weakened], failed: Operation) -> Weakened | None:
+    """The weakened pass that came after ``failed`` (same check, or one covering it)."""
+    for found in weak.values():
+        later = found.passed
+        if found.failed is None or later.call_seq < failed.call_seq:
+            continue
+        if stands_for(later, failed):
+            return found
+    return None
+
+
+def _nothing_since(ops: Sequence[Operation], failed: Operation) -> Operation | None:
+    """The latest later run of the same check that proved nothing (masked, hollow)."""
+    later = [
+        op
+        for op in ops
+        if op.call_seq > failed.call_seq
+        and op.check == failed.check
+        and op.ok is None
+        and op.caveat
+    ]
+    return later[-1] if later else None
+
+
+def _passing_after(ops: Sequence[Operation], after: int) -> dict[str, list[Operation]]:
+    """Check category → passing runs after seq ``after``, for the categories whose
+    latest run since then passed: a later masked run (its outcome unknown) undoes
+    the showing — it may have failed — while a hollow one (nothing ran) does not."""
+    shown: dict[str, list[Operation]] = {}
+    for op in ops:
+        if op.check is None or op.call_seq <= after or op.result_seq is None:
+            continue
+        if op.ok is None and op.status_source != "masked":
+            continue  # hollow, or no status at all: says nothing either way
+        if op.ok is True and op.tool == "runner":
+            continue  # a runner report that no call ran shows nothing
+        for category in category_of_check(op.check):
+            if op.ok is True:
+                shown.setdefault(category, []).append(op)
+            else:
+                shown.pop(category, None)  # failed or masked since the pass
+    return shown
+
+
+def _names(output: str) -> frozenset[str]:
+    """The words of a run's output that follow its start, a space or a ``/``."""
+    found: set[str] = set()
+    for match in _NAMES.finditer(output):
+        found.add(match.group(1))
+        if len(found) >= CAPS["names"]:
+            break
+    return frozenset(found)
+
+
+def _latest_per_category(ops: Iterable[Operation]) -> dict[str, Operation]:
+    latest: dict[str, Operation] = {}
+    for op in ops:
+        for category in category_of_check(op.check or ""):
+            latest[category] = op
+    return latest
+
+
+def _looked(
+    ops: Sequence[Operation], calls: dict[int, ToolCall], results: dict[int, ToolResult]
+) -> dict[str, str]:
+    """Files the agent's tools showed → the evidence id of the latest showing."""
+    looked: dict[str, str] = {}
+    for op in ops:
+        call = calls.get(op.call_seq)
+        if call is None or op.result_seq is None or op.ok is False:
+            continue
+        if op.ok is None:  # no status: the tool showed content, not an error
+            result = results.get(op.result_seq)
+            if result is None or not result.output.strip() or tool_error(result.output):
+                continue
+        for path in shown_paths(call, op.command):
+            looked.pop(path, None)
+            looked[path] = op.evidence_id
+    return looked
+
+
+def _reported_runs(
+    ops: Sequence[Operation], reports: dict[int, CheckReport], results: dict[int, ToolResult]
+) -> tuple[ReportedRun, ...]:
+    """The latest run of each check, with who told its outcome, for the card (at
+    most the last ``CAPS["runs"]`` checks)."""
+    latest: dict[str, Operation] = {}
+    for op in ops:
+        if op.check is not None and op.result_seq is not None:
+            latest.pop(op.key, None)
+            latest[op.key] = op
+    runs: list[ReportedRun] = []
+    for op in list(latest.values())[-CAPS["runs"] :]:
+        report = reports.get(op.report_seq) if op.report_seq is not None else None
+        outcome = {True: "passed", False: "failed", None: "proved nothing"}[op.ok]
+        if report is None:
+            runs.append(
+                ReportedRun(
+                    evidence=op.evidence_id,
+                    origin="agent",
+                    name=op.check or op.tool,
+                    command=op.command or op.tool,
+                    outcome=outcome,
+                    counts=run_summary(op, reports, results),
+                    detail=op.caveat,
+                )
+            )
+            continue
+        where = ":".join(p for p in (report.host, report.workspace) if p)
+        runs.append(
+            ReportedRun(
+                evidence=op.evidence_id,
+                origin=report.origin,
+                name=report.name,
+                command=report.command,
+                outcome=outcome,
+                counts=report.counts,
+                where=where,
+                duration_s=round(report.duration_s, 3),
+                detail=report.detail,
+            )
+        )
+    return tuple(runs)
+
+
+def entry_sources(
+    entries: Iterable[LedgerEntry], calls: dict[str, ToolCall] | None = None
+) -> Iterator[Source]:
+    """Texts of the ledger that can record an approval, in ledger order, each with the
+    id that cites it: user inputs, tool outputs (titled by their command) and each
+    block of an attached material (titled by its name); never an answer. ``calls``:
+    the tool calls of the entries before these, by id (kept up to date)."""
+    calls = {} if calls is None else calls
+    for entry in entries:
+        event = entry.event
+        if isinstance(event, UserInput):
+            yield Source(f"E{entry.seq}", event.text)
+        elif isinstance(event, SessionOpened):
+            yield Source(f"E{entry.seq}", event.request)
+        elif isinstance(event, ToolCall):
+            calls[event.call_id] = event
+        elif isinstance(event, ToolResult):
+            call = calls.get(event.call_id)
+            title = (command_of(call) or str(call.arguments)) if call is not None else ""
+            yield Source(f"E{entry.seq}", event.output, title[:200])
+        elif isinstance(event, MaterialRecorded):
+            material = event.material
+            name = material.declared_name
+            if material.origin == "tool":
+                name += f" (returned by tool call {material.call_id})"
+            yield from (Source(b.source_id, b.text, name) for b in material.blocks)
+
+
+class SourceReader:
+    """The approval statements of a growing log (:func:`entry_sources`), each entry
+    read once: :meth:`statements` reads only the entries added since its last call."""
+
+    __slots__ = ("_calls", "_statements", "count")
+
+    def __init__(self) -> None:
+        self.count = 0
+        self._calls: dict[str, ToolCall] = {}
+        self._statements: list[ApprovalStatement] = []
+
+    def statements(self, entries: Sequence[LedgerEntry]) -> list[ApprovalStatement]:
+        """The statements of ``entries`` (the log read so far, grown), at most
+        ``MAX_STATEMENTS``, in order."""
+        said = self._statements
+        if self.count < len(entries) and len(said) < MAX_STATEMENTS:
+            for source in entry_sources(entries[self.count :], self._calls):
+                said.extend(source_statements(source))
+                if len(said) >= MAX_STATEMENTS:
+                    del said[MAX_STATEMENTS:]
+                    break
+        self.count = len(entries)
+        return said
+
+
+def progress_digest(ops: Iterable[Operation], files: Iterable[FileSnapshot]) -> str:
+    """The latest result per operation and the latest snapshot per file, as a digest:
+    re-running a failing check that fails the same way changes nothing; editing a
+    file (seen by a tool or a snapshot) or getting a different result does."""
+    latest: dict[str, tuple[bool | None, int | None]] = {}
+    for op in ops:
+        latest[op.key] = (op.ok, op.exit_code)
+    state: dict[str, tuple[bool, str | None, int | None, float | None]] = {}
+    for snap in files:
+        state[snap.path] = (snap.exists, snap.sha256, snap.size, snap.mtime)
+    digest = hashlib.blake2b(digest_size=12)
+    for key in sorted(latest):
+        digest.update(repr((key, latest[key])).encode())
+    for path in sorted(state):
+        digest.update(repr((path, state[path])).encode())
+    return digest.hexdigest()
+
+
+def _entry_texts(entries: Sequence[LedgerEntry], wanted: set[str]) -> dict[str, str]:
+    """Full text behind each wanted ledger id: a result with its call's arguments,
+    within the bounds above, the newest first."""
+    calls: dict[str, ToolCall] = {}
+    texts: dict[str, str] = {}
+
+    def call_text(call: ToolCall) -> str:
+        args = call.arguments
+        shown = args if isinstance(args, str) else json.dumps(args, ensure_ascii=False)
+        return f"{call.name} {command_of(call) or ''} {shown}"
+
+    for entry in entries:
+        event = entry.event
+        if isinstance(event, ToolCall):
+            calls[event.call_id] = event
+            if f"E{entry.seq}" in wanted:
+                texts[f"E{entry.seq}"] = call_text(event)
+        elif isinstance(event, ToolResult) and f"E{entry.seq}" in wanted:
+            call = calls.get(event.call_id)
+            texts[f"E{entry.seq}"] = f"{call_text(call) if call else ''}\n{event.output}"
+    used = 0
+    for eid in reversed(texts):
+        text = texts[eid][: _TEXT_CHARS if used < _TEXTS_CHARS else _TEXT_AFTER]
+        texts[eid] = text
+        used += len(text)
+    return texts
+
+
+def _tool_results(entries: Sequence[LedgerEntry]) -> dict[str, tuple[str, str]]:
+    """Per tool call id that returned images: where (``E7 (`read_file a.png`)``) and
+    the start of the result's text, so each image sits beside what it belongs to."""
+    calls: dict[str, ToolCall] = {}
+    found: dict[str, tuple[str, str]] = {}
+    for entry in entries:
+        event = entry.event
+        if isinstance(event, ToolCall):
+            calls[event.call_id] = event
+        elif isinstance(event, ToolResult) and event.images:
+            call = calls.get(event.call_id)
+            what = ""
+            if call is not None:
+                args = (
+                    call.arguments
+                    if isinstance(call.arguments, str)
+                    else json.dumps(call.arguments, ensure_ascii=False)
+                )
+                what = f" (`{call.name} {args[:120]}`)"
+            text = " ".join(event.output.split())
+            if len(text) > _RESULT_TEXT_CHARS:
+                text = text[: _RESULT_TEXT_CHARS - 1] + "…"
+            found[event.call_id] = (f"E{entry.seq}{what}", text or "(no text)")
+    return found
+
+
+class _Capped:
+    """Keeps the latest ``CAPS[name]`` of a list and says which lists it cut."""
+
+    def __init__(self) -> None:
+        self.cut: list[str] = []
+
+    def __call__(self, name: str, items: Sequence[_T]) -> tuple[_T, ...]:
+        cap = CAPS[name]
+        if len(items) <= cap:
+            return tuple(items)
+        self.cut.append(f"{name}: the latest {cap} of {len(items)}")
+        return tuple(items[-cap:])
+
+
+def build_view(
+    entries: Sequence[LedgerEntry],
+    request: EvidenceRequest,
+    *,
+    ops: Sequence[Operation] | None = None,
+    snapshot_targets: int = 24,
+    statements: Sequence[ApprovalStatement] | None = None,
+) -> EvidenceView:
+    """The evidence of ``request`` from a session's ``entries`` (seq order), given the
+    session's operations ``ops`` when the caller paired them already, and the
+    approval statements of ``entries`` (:func:`entry_sources`) when it read them."""
+    session_ops = list(ops) if ops is not None else operations(entries)
+    scope = scope_of(entries, request.request_id, request.request, session_ops)
+    scoped = [op for op in session_ops if scope.includes(op.call_seq)]
+    scoped_edits = [e for e in edits_of(session_ops) if scope.includes(e.seq)]
+    results: dict[int, ToolResult] = {}
+    reports: dict[int, CheckReport] = {}
+    calls: dict[int, ToolCall] = {}
+    snapshot_paths: dict[str, None] = {}
+    for entry in entries:
+        event = entry.event
+        if isinstance(event, ToolResult):
+            results[entry.seq] = event
+        elif isinstance(event, ToolCall):
+            calls[entry.seq] = event
+        elif isinstance(event, CheckReport):
+            reports[entry.seq] = event
+        elif isinstance(event, FileSnapshot):
+            snapshot_paths[event.path] = None
+    found = changes(entries, scoped, results, _asked(request.request))
+    weak = weakened(scoped, found, results, reports)
+    ops_ = [_demoted(op, weak[op.call_seq]) if op.call_seq in weak else op for op in scoped]
+    writes = [e for e in scoped_edits if e.ok is not False]
+    capped = _Capped()
+
+    unsettled = unresolved_failures(ops_)
+    failed = [
+        FailedCheck(
+            run=op,
+            summary=run_summary(op, reports, results),
+            weakened=_weakened_run(w) if (w := _weakening_of(weak, op)) is not None else None,
+            nothing_since=_nothing_since(ops_, op),
+        )
+        for op in unsettled
+    ]
+    unfailed = [  # a weakened pass with no failure before it, not re-run for real since
+        _weakened_run(w)
+        for w in weak.values()
+        if w.failed is None
+        and not any(
+            op.call_seq > w.passed.call_seq and op.ok is True and op.key == w.passed.key
+            for op in ops_
+        )
+    ]
+    last_edit = writes[-1] if writes else None
+    passing = {
+        category: capped(
+            "passing",
+            [
+                PassingRun(
+                    op=op,
+                    names=_names(results[op.result_seq].output)
+                    if op.check
+                    and _TEST_RUNS & category_of_check(op.check)
+                    and op.result_seq in results
+                    else frozenset(),
+                )
+                for op in runs
+            ],
+        )
+        for category, runs in _passing_after(
+            ops_, last_edit.seq if last_edit is not None else 0
+        ).items()
+    }
+    named: dict[str, Edit] = {}
+    for edit in writes:
+        if edit.path is not None:
+            named.pop(edit.path, None)
+            named[edit.path] = edit
+    unnamed = [e.seq for e in writes if e.path is None][-3:]
+    looked = _looked(ops_, calls, results)
+    materials = materials_of(entries)
+    start = next(
+        (
+            e.seq
+            for e in entries
+            if isinstance(e.event, SessionOpened | UserInput)
+            and e.event.request_id == request.request_id
+        ),
+        0,
+    )
+    said = statements if statements is not None else statements_of(entry_sources(entries))
+    # the request's own statements first, then the ledger's, in order
+    approvals = [*statements_of([Source("REQUEST", request.request)]), *said][:MAX_STATEMENTS]
+    view = EvidenceView(
+        session_id=request.session_id,
+        request_id=request.request_id,
+        last_seq=len(entries),
+        progress=progress_digest(session_ops, snapshots(entries, snapshot_targets)[0]),
+        scope=scope,
+        acted=any(seq > start for seq in calls),
+        attachments=tuple(depends_on(entries, request.request_id, request.request)),
+        materials=tuple(materials),
+        reads=tuple(read_evidence(entries, session_ops)),
+        failed=capped("failed", failed),
+        weakened=tuple(unfailed),
+        errors=capped("errors", unresolved_errors(ops_, scoped_edits, results)),
+        passing=passing,
+        nothing=_latest_per_category(
+            op for op in ops_ if op.check is not None and op.ok is None and op.caveat
+        ),
+        last_runs=_latest_per_category(
+            op for op in ops_ if op.check is not None and op.command is not None
+        ),
+        last_edit=last_edit,
+        writes=capped("writes", list(named.values())),
+        unnamed_writes=tuple(unnamed),
+        snapshot_paths=tuple(snapshot_paths),
+        looked=capped("looked", list(looked.items())),
+        runs=_reported_runs(ops_, reports, results),
+        approvals=tuple(approvals),
+    )
+    if request.prompt:
+        in_scope = [
+            e
+            for e in entries
+            if scope.includes(e.seq) or isinstance(e.event, SessionOpened | MaterialRecorded)
+        ]
+        listed = capped("checks", checks(ops_, last_edit.seq if last_edit is not None else None))
+        edits = capped("edits", scoped_edits)
+        log = excerpt(in_scope, request.excerpt_chars, ops_)
+        shown = {c.latest for c in listed} | {f"E{e.seq}" for e in edits} | set(log.shown)
+        shown.update(eid for read in view.reads for eid in read.evidence)
+        view = msgspec.structs.replace(
+            view,
+            checks=listed,
+            edits=edits,
+            excerpt=log,
+            texts=_entry_texts(in_scope, shown),
+            tool_results=_tool_results(in_scope)
+            if any(m.origin == "tool" for m in materials)
+            else {},
+        )
+    if capped.cut:
+        view = msgspec.structs.replace(view, truncated=tuple(capped.cut))
+    return view
