@@ -376,7 +376,7 @@ class EvidenceLedger:
             request,
             ops=ops,
             snapshot_targets=self._snapshot_targets,
-            statements=log.sources.statements(log.entries),
+            statements=log.sources.statements(log.entries) if request.approvals else None,
         )
         view = msgspec.structs.replace(view, fingerprint=log.fingerprint())
         log.last_view = (request, len(log.entries), view)

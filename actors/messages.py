@@ -649,12 +649,15 @@ class ApprovalStatement(Message, frozen=True, kw_only=True):
 class EvidenceRequest(Message, frozen=True, kw_only=True):
     """Ask a ledger shard for the evidence one review of request ``request_id``
     (its text ``request``) needs. ``prompt``: also what a judge's prompt shows
-    (the checks, the writes, the bounded tool log and the text behind each id)."""
+    (the checks, the writes, the bounded tool log and the text behind each id);
+    ``approvals``: also the approval statements of every source (read only when a
+    claim of approval is to be checked)."""
 
     session_id: str
     request_id: str
     request: str = ""
     prompt: bool = False
+    approvals: bool = False
     excerpt_chars: int = 8_000
 
 
@@ -704,7 +707,8 @@ class EvidenceView(Message, frozen=True, kw_only=True):
     runs: tuple[ReportedRun, ...] = ()
     """The latest run of each check, with who told its outcome (for the card)."""
     approvals: tuple[ApprovalStatement, ...] = ()
-    """Approval statements of the request, user inputs, tool outputs and materials."""
+    """Approval statements of the request, user inputs, tool outputs and materials
+    (``EvidenceRequest.approvals``)."""
     truncated: tuple[str, ...] = ()
     # what a judge's prompt shows (EvidenceRequest.prompt)
     checks: tuple[Check, ...] = ()

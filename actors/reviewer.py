@@ -76,6 +76,7 @@ from donecheck.actors.messages import (
 )
 from donecheck.actors.peers import BudgetPort, LedgerPort, LocalBudgets
 from donecheck.actors.process import process_facts
+from donecheck.actors.review.approval import claim_contexts
 from donecheck.actors.review.combine import combine, fallback, noted
 from donecheck.actors.review.preanalysis import (
     extract_acceptance,
@@ -179,6 +180,8 @@ class Reviewer:
                 request_id=request.request_id,
                 request=request.request,
                 prompt=prompt,
+                # a judge's own statements are checked too: it may state an approval
+                approvals=prompt or any(True for _ in claim_contexts(request.answer)),
                 excerpt_chars=self._config.tool_log_excerpt_chars,
             )
         )

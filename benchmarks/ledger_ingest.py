@@ -286,7 +286,9 @@ def view_latency(dc: object) -> None:
         ("entries", ViewRequest(session_id=session)),
         (
             "evidence",
-            EvidenceRequest(session_id=session, request_id="q", request="Fix it", prompt=True),
+            EvidenceRequest(
+                session_id=session, request_id="q", request="Fix it", prompt=True, approvals=True
+            ),
         ),
     )
     for label, request in asks:

@@ -23,6 +23,7 @@ per runner below; logic here reads them and holds no runner of its own.
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 import shlex
@@ -213,6 +214,7 @@ class Change:
     deleted: bool = False
 
 
+@functools.lru_cache(maxsize=8192)
 def classify(path: str) -> str | None:
     """``test``, ``config`` or ``shadow`` for a path, else ``None``."""
     norm = path.replace("\\", "/")
@@ -452,7 +454,8 @@ _SED = re.compile(
 _HEREDOC = re.compile(r"<<-?\s*['\"]?(\w+)['\"]?\s*\n(?P<body>.*?)\n\s*\1\s*$", re.S)
 
 
-def _shell_edits(command: str) -> list[tuple[str, str | None, str | None]]:
+@functools.lru_cache(maxsize=8192)
+def _shell_edits(command: str) -> tuple[tuple[str, str | None, str | None], ...]:
     """``(path, old, new)`` of the changes a shell line makes to files it names:
     ``sed -i`` substitutions, ``rm``/``git rm``/``mv`` (a deletion), ``> file`` from
     ``echo``/``printf``/a heredoc (the new content), ``git checkout --``/``git
@@ -490,7 +493,7 @@ def _shell_edits(command: str) -> list[tuple[str, str | None, str | None]]:
             if target:
                 body = heredoc.group("body") if heredoc else " ".join(words[1:]).split(">")[0]
                 found.append((target.strip("'\""), None, body))
-    return found
+    return tuple(found)
 
 
 def _sed_applied(text: str, pattern: str, replacement: str) -> str | None:

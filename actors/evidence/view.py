@@ -515,9 +515,10 @@ def build_view(
         ),
         0,
     )
-    said = statements if statements is not None else statements_of(entry_sources(entries))
-    # the request's own statements first, then the ledger's, in order
-    approvals = [*statements_of([Source("REQUEST", request.request)]), *said][:MAX_STATEMENTS]
+    approvals: list[ApprovalStatement] = []
+    if request.approvals:  # the request's own statements first, then the ledger's, in order
+        said = statements if statements is not None else statements_of(entry_sources(entries))
+        approvals = [*statements_of([Source("REQUEST", request.request)]), *said]
     view = EvidenceView(
         session_id=request.session_id,
         request_id=request.request_id,
@@ -544,7 +545,7 @@ def build_view(
         snapshot_paths=tuple(snapshot_paths),
         looked=capped("looked", list(looked.items())),
         runs=_reported_runs(ops_, reports, results),
-        approvals=tuple(approvals),
+        approvals=tuple(approvals[:MAX_STATEMENTS]),
     )
     if request.prompt:
         in_scope = [

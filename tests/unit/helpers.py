@@ -113,7 +113,11 @@ def view_of(
     return build_view(
         entries,
         EvidenceRequest(
-            session_id=session_id, request_id=request_id, request=request, prompt=prompt
+            session_id=session_id,
+            request_id=request_id,
+            request=request,
+            prompt=prompt,
+            approvals=True,
         ),
     )
 

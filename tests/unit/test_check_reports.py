@@ -29,7 +29,9 @@ from tests.unit.helpers import LedgerBuilder
 from tests.unit.test_combine import combined
 
 CLAIM = "Fixed add() in calc.py; all tests pass now and nothing else was touched."
-ASK = EvidenceRequest(session_id="s", request_id="r", request="Fix add() in calc.py.", prompt=True)
+ASK = EvidenceRequest(
+    session_id="s", request_id="r", request="Fix add() in calc.py.", prompt=True, approvals=True
+)
 
 
 class Timed(LedgerBuilder):

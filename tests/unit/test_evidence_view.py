@@ -240,3 +240,33 @@ def test_a_view_built_by_the_ledger_and_one_built_from_the_entries_agree() -> No
         build_view(entries, ask()), fingerprint=served.fingerprint
     )
     assert served.fingerprint == ledger.view(ViewRequest(session_id="s")).fingerprint
+
+
+def test_approval_statements_are_read_only_for_a_claim_of_approval() -> None:
+    """Reading every source for approval statements costs a pass over the log's
+    text: the reviewer asks for them only when the answer (or a judge) states an
+    approval — and then a source that says otherwise is found."""
+    ledger = EvidenceLedger()
+    ledgers = LocalLedgers([ledger])
+    session(ledgers)
+    asyncio.run(
+        ledgers.append(
+            [
+                ToolCall(
+                    session_id="s", call_id="g", name="bash", arguments={"command": "gh pr view 7"}
+                ),
+                ToolResult(
+                    session_id="s", call_id="g", exit_code=0, output="Review: approval pending"
+                ),
+            ]
+        )
+    )
+    reader = Reviewer(ledger=ledgers)
+    plain = asyncio.run(reader.review(asked()))
+    assert isinstance(plain, Verdict) and ledger._sessions["s"].last_view is not None
+    assert ledger._sessions["s"].last_view[2].approvals == ()  # not read: nothing to check
+    claim = msgspec.structs.replace(asked(), answer="PR 7 was approved, so I merged it.")
+    result = asyncio.run(reader.review(claim))
+    assert isinstance(result, Verdict) and result.decision == "need_fix"
+    (finding,) = [f for f in result.findings if f.rule == "approval_claim"]
+    assert "approval pending" in finding.problem

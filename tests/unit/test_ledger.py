@@ -147,7 +147,7 @@ def test_writers_sharing_a_store_never_store_an_event_twice(
         assert list(ack.seqs) == [at[f"e{i}"] for i in ids]
 
 
-ASK = EvidenceRequest(session_id="s", request_id="r", request="Fix it.")
+ASK = EvidenceRequest(session_id="s", request_id="r", request="Fix it.", approvals=True)
 
 
 def test_a_pairing_that_fails_on_append_acknowledges_the_events_and_skips_none(
