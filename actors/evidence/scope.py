@@ -18,28 +18,14 @@ from collections.abc import Sequence
 
 from donecheck.actors.messages import LedgerEntry, Operation, Scope, SessionOpened, UserInput
 from donecheck.actors.review.claims import category_of_check, mentioned_categories
+from donecheck.actors.review.lang import PACKS
 
 __all__ = ["Scope", "scope_of"]
 
-# A request that continues the earlier work. English and Chinese; one row per cue.
-CONTINUATIONS: tuple[tuple[str, str], ...] = (
-    ("en", r"\bcontinue\b|\bkeep going\b|\bgo on\b|\bcarry on\b|\bpick up where\b"),
-    ("en", r"\bstill\b|\bagain\b|\bretry\b|\btry again\b|\bonce more\b"),
-    ("en", r"\bfinish\b|\bcomplete (?:it|this|that|the rest)\b|\bthe rest\b|\bremaining\b"),
-    (
-        "en",
-        r"\b(?:as|like) before\b|\bprevious(?:ly)?\b|\bearlier\b|\babove\b|\blast (?:run|time)\b",
-    ),
-    ("en", r"\b(?:that|this|the) (?:failing|failed|broken|same|red)\b"),
-    ("en", r"\bfix (?:it|that|this|them|those)\b|\bmake (?:it|them|that|those) pass\b"),
-    ("en", r"\bnow (?:make|get|fix|run|let)\b|\bdidn't work\b|\bdoes(?:n't| not) work\b"),
-    ("zh", r"继续|接着|还是|仍然|依然|再次|再试|重试|再跑|重新跑|刚才|之前|上面|上一个|上次"),
-    (
-        "zh",
-        r"那个(?:测试|错误|问题|失败)|这个(?:测试|错误|问题|失败)|剩下|其余|没(?:有)?修好|还没好",
-    ),
+# A request that continues the earlier work: each language pack's rows.
+_CONTINUES = re.compile(
+    "|".join(f"(?:{pattern})" for pack in PACKS for pattern in pack.continuations), re.I
 )
-_CONTINUES = re.compile("|".join(f"(?:{pattern})" for _, pattern in CONTINUATIONS), re.I)
 
 
 def scope_of(

@@ -28,6 +28,7 @@ from donecheck.actors.review.claims import (
     approval_statements,
     strip_code,
 )
+from donecheck.actors.review.lang import PACKS
 
 __all__ = [
     "ApprovalCheck",
@@ -71,51 +72,20 @@ class ApprovalCheck:
     """The sentence of that source (at most 240 characters)."""
 
 
-# Words that say nothing about *what* was approved.
-_STOP = frozenset(
-    """a an the this that these those it its it's they them their our your my his her all any
-    every everything each one is are was were be been being has have had got gets get do does
-    did will would should could may might must can to of for on in at by with from as and or
-    but so not no yet still now already also officially formally finally fully just then
-    approval approvals approved approve status state reviewdecision label sign signed signoff
-    sign-off off okayed greenlit
-    green-lit granted given obtained received pending awaiting await waiting decision decided
-    expected completed complete incomplete outstanding status review reviewed passed rejected
-    refused declined denied vetoed withdrawn sent back hold meeting next week month today
-    tomorrow yesterday monday tuesday wednesday thursday friday saturday sunday january
-    february march april may june july august september october november december who which
-    what when where there here request requested submitted before after since until
-    fue ha sido está el la los las de del que se por para aprobado aprobada pendiente
-    wurde ist der die das den dem und genehmigt freigegeben noch nicht für
-    le les des est été pas encore approuvé approuvée validé en attente""".split()
-)
+# Words that say nothing about *what* was approved, of every language.
+_STOP = frozenset(word for pack in PACKS for word in pack.stop_words.split())
 # Approval and negation vocabulary and particles: they split a CJK run into subject words.
-_CJK_VOCAB = re.compile(
-    r"已经|已|被|获得|获|得到|批准|核准|签字|签署|签核|同意|审批|审核|评审|通过|尚未|未|待|等待|正在|"
-    r"拒绝|驳回|否决|退回|还没有|还没|没有|没|不予|不|将在|将于|预计|会议|决定|完成|了|的|是|和|与|及|"
-    r"请|中|承認|済み|却下|保留|予定|決裁|許可|[\u3040-\u309f]"
-)
+_CJK_VOCAB = re.compile("|".join(pack.vocabulary for pack in PACKS if pack.vocabulary))
 _WORD = re.compile(r"[a-z0-9\u00c0-\u024f][a-z0-9\u00c0-\u024f_-]*")
 _CJK_RUN = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]+")
-_ALIASES = (("pull request", "pr"), ("merge request", "mr"), ("sign off", "signoff"))
+_ALIASES = tuple(alias for pack in PACKS for alias in pack.aliases)
 
 
-# What an approval is usually about, across the lexicon's languages: each word
-# stands for its English form, so "予算" in an answer meets "budget" in a source.
-_SAME_SUBJECT: dict[str, tuple[str, ...]] = {
-    "budget": ("预算", "予算", "presupuesto", "haushalt", "etat"),
-    "contract": ("合同", "契約", "contrato", "vertrag", "contrat"),
-    "design": ("设计", "設計", "デザイン", "diseño", "entwurf", "conception"),
-    "plan": ("计划", "計画", "plan", "plan", "planung"),
-    "proposal": ("方案", "提案", "propuesta", "vorschlag", "proposition"),
-    "release": ("发布", "发版", "リリース", "lanzamiento", "versión", "version"),
-    "pr": ("合并请求", "プルリクエスト"),
-    "purchase": ("采购", "購入", "compra", "einkauf", "achat"),
-    "hiring": ("招聘", "採用", "contratación", "einstellung", "recrutement"),
-    "refund": ("退款", "返金", "reembolso", "erstattung", "remboursement"),
-    "invoice": ("发票", "請求書", "factura", "rechnung", "facture"),
+# What an approval is usually about, across the packs' languages: each word stands
+# for its English form, so "予算" in an answer meets "budget" in a source.
+_CANONICAL = {
+    word: canonical for pack in PACKS for canonical, words in pack.usual_subjects for word in words
 }
-_CANONICAL = {word: canonical for canonical, words in _SAME_SUBJECT.items() for word in words}
 _CJK_CANONICAL = {w: c for w, c in _CANONICAL.items() if _CJK_RUN.fullmatch(w)}
 
 

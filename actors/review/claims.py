@@ -1,12 +1,14 @@
-"""What an answer claims, read from its text, in the languages of :mod:`.lexicon`.
+"""What an answer claims, read from its text, in the languages of :mod:`.lang`.
 
-One detector, driven by the lexicon's tables: that the work is done (or
+One detector, driven by the language packs' tables: that the work is done (or
 verified), that checks passed, that named files were written, that something
 was approved. Only plain statements of fact count. A negation or a pending form
 in the statement's own clause ("tests do not pass yet", "尚未通过", "nicht
 bestanden"), a conditional in its clause or opening the sentence ("should pass
 once …", "if …, the tests pass", "如果", "wenn", "si"), a question, or reported
 speech ("the user said", "据说", "laut") takes it back. Code blocks are ignored.
+Where a clause ends is read in the sentence's own languages: the packs that can
+read it (:func:`_readers_for`) lend it their clause words, no other pack does.
 """
 
 from __future__ import annotations
@@ -17,13 +19,8 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Literal
 
-from donecheck.actors.review.lexicon import (
-    CLAUSE_BREAK,
-    LEXICONS,
-    OBJECT_BREAK,
-    Category,
-    Lexicon,
-)
+from donecheck.actors.review.hints import Hint
+from donecheck.actors.review.lang import PACKS, PUNCTUATION_BREAK, Category, Pack
 
 __all__ = [
     "ApprovalClaim",
@@ -57,8 +54,6 @@ ClaimKind = Literal["done", "check", "file", "approved"]
 
 _FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|(?<=[。！？；])|\n+")
-_CLAUSE = re.compile(CLAUSE_BREAK, re.I)
-_OBJECT_BREAK = re.compile(OBJECT_BREAK, re.I)
 _KANA = re.compile(r"[\u3040-\u30ff]")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 _LATIN = re.compile(r"[A-Za-z\u00c0-\u024f]")
@@ -71,7 +66,7 @@ class Claim:
     kind: ClaimKind
     sentence: str
     lang: str
-    """The lexicon that read it (``en``, ``zh``, ``ja``, ``es``, ``de``, ``fr``)."""
+    """The pack that read it (``en``, ``zh``, ``ja``, ``es``, ``de``, ``fr``)."""
     phrase: str
     """The words that make the claim."""
     categories: frozenset[Category] = frozenset()
@@ -84,9 +79,9 @@ class Claim:
 
 @dataclass(frozen=True, slots=True)
 class _Reader:
-    """One lexicon compiled, with the take-back words of its whole script."""
+    """One language pack compiled, with the take-back words of its whole script."""
 
-    lex: Lexicon
+    lex: Pack
     done: re.Pattern[str]
     checks: tuple[re.Pattern[str], ...]
     subjects: tuple[tuple[Category, re.Pattern[str]], ...]
@@ -101,22 +96,18 @@ class _Reader:
     marker: re.Pattern[str] | None
 
 
-def _script(lex: Lexicon) -> str:
-    return {"zh": "han", "ja": "kana"}.get(lex.code, "latin")
-
-
 def _union(patterns: list[str]) -> re.Pattern[str]:
     return re.compile("|".join(f"(?:{p})" for p in patterns if p), re.I)
 
 
 @cache
 def _readers() -> dict[str, tuple[_Reader, ...]]:
-    """The lexicons compiled, grouped by script. Languages that share a script
-    share their take-back words: "Die Tests sind ok, nicht" is read by the English
-    row too, so a German negation is never missed by it."""
-    by_script: dict[str, list[Lexicon]] = {}
-    for lex in LEXICONS:
-        by_script.setdefault(_script(lex), []).append(lex)
+    """The packs compiled, grouped by script. Languages that share a script share
+    their take-back words: "Die Tests sind ok, nicht" is read by the English pack
+    too, so a German negation is never missed by it."""
+    by_script: dict[str, list[Pack]] = {}
+    for lex in PACKS:
+        by_script.setdefault(lex.script, []).append(lex)
     readers: dict[str, tuple[_Reader, ...]] = {}
     for script, group in by_script.items():
         negation = _union([lex.negation for lex in group])
@@ -145,7 +136,7 @@ def _readers() -> dict[str, tuple[_Reader, ...]]:
 
 
 def _readers_for(sentence: str) -> tuple[_Reader, ...]:
-    """The lexicons that can read ``sentence``: Japanese when it has kana, Chinese
+    """The packs that can read ``sentence``: Japanese when it has kana, Chinese
     when it has Han characters and no kana; English when it has Latin letters, and
     Spanish, German or French too when the sentence shows their marks (or is too
     short to tell)."""
@@ -166,26 +157,30 @@ def _readers_for(sentence: str) -> tuple[_Reader, ...]:
 
 
 def language_of(text: str) -> str:
-    """The lexicon language ``text`` is most likely in: ``ja`` with kana, ``zh`` with
-    Han characters, else the Latin-script language whose marks occur most (English
-    when none do)."""
+    """The language ``text`` is most likely in: ``ja`` with kana, ``zh`` with Han
+    characters, else the Latin-script language whose marks occur most (English, the
+    first pack, when none does better)."""
     if _KANA.search(text):
         return "ja"
     if _HAN.search(text):
         return "zh"
-    best, score = "en", 0
-    for reader in _readers()["latin"]:
-        if reader.marker is not None:
-            hits = len(reader.marker.findall(text))
-            if hits > score:
-                best, score = reader.lex.code, hits
-    english = len(_ENGLISH_MARKS.findall(text))
-    return best if score > english else "en"
+    first, *others = [(pack.code, pattern) for pack, pattern in _likely()]
+    best, score = first[0], 0
+    for code, pattern in others:
+        hits = len(pattern.findall(text))
+        if hits > score:
+            best, score = code, hits
+    return best if score > len(first[1].findall(text)) else first[0]
 
 
-_ENGLISH_MARKS = re.compile(
-    r"(?i)\b(?:the|and|is|are|was|were|to|of|in|it|all|tests?|please|with|this|that|fix|add)\b"
-)
+@cache
+def _likely() -> tuple[tuple[Pack, re.Pattern[str]], ...]:
+    """The Latin-script packs with what makes a text likely theirs, English first."""
+    return tuple(
+        (pack, re.compile(pack.likely or pack.marker, re.I))
+        for pack in PACKS
+        if pack.script == "latin" and (pack.likely or pack.marker)
+    )
 
 
 def strip_code(text: str) -> str:
@@ -219,12 +214,39 @@ def _question(sentence: str) -> bool:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class _Breaks:
+    """Where clauses end (``clause``), and where a change verb stops governing what
+    follows (``object``: the clause breaks and the words that join a new object)."""
+
+    clause: re.Pattern[str]
+    object: re.Pattern[str]
+
+
+@lru_cache(maxsize=4096)
+def _breaks(text: str) -> _Breaks:
+    """The breaks of ``text``'s own languages: of the packs that can read it (English's
+    when none can). "I could not get the car tests to pass": French "car" ends no
+    clause of an English sentence."""
+    codes = frozenset(r.lex.code for r in _readers_for(text)) or frozenset({PACKS[0].code})
+    return _breaks_of(codes)
+
+
+@cache
+def _breaks_of(codes: frozenset[str]) -> _Breaks:
+    packs = [p for p in PACKS if p.code in codes]
+    clause = "|".join([PUNCTUATION_BREAK, *(p.clause_words for p in packs if p.clause_words)])
+    joined = "|".join([clause, *(p.object_words for p in packs if p.object_words)])
+    return _Breaks(re.compile(clause, re.I), re.compile(joined, re.I))
+
+
 def _clause(sentence: str, start: int, end: int) -> tuple[int, int]:
     """Where the clause around ``sentence[start:end]`` begins and ends."""
+    breaks = _breaks(sentence).clause
     begin = 0
-    for brk in _CLAUSE.finditer(sentence, 0, start):
+    for brk in breaks.finditer(sentence, 0, start):
         begin = brk.end()
-    after = _CLAUSE.search(sentence, end)
+    after = breaks.search(sentence, end)
     return begin, after.start() if after else len(sentence)
 
 
@@ -244,7 +266,7 @@ def _stated(reader: _Reader, sentence: str, start: int, end: int, gap: str = "")
 def _hedged(reader: _Reader, sentence: str, start: int, end: int, begin: int, finish: int) -> bool:
     """Whether a statement is conditional (in its own clause ``[begin, finish)`` or
     the sentence's opening one) or someone else's words."""
-    first = _CLAUSE.search(sentence)
+    first = _breaks(sentence).clause.search(sentence)
     opening = first.end() if first and first.start() < start else 0
     return (
         _occurs(reader.conditional, sentence, begin, start)
@@ -273,10 +295,11 @@ def _gap(hit: re.Match[str]) -> str:
     return hit.string[min(a[1], b[1]) : max(a[0], b[0])]
 
 
-def _joined(gap: str) -> bool:
+def _joined(sentence: str, gap: str) -> bool:
     """Whether a check's subject and verb stand in one clause (a list's commas
     aside): in "some tests fail, but the build passes" the tests do not pass."""
-    return all(brk.group(0) in _LIST_MARKS for brk in _CLAUSE.finditer(gap))
+    breaks = _breaks(sentence).clause
+    return all(brk.group(0) in _LIST_MARKS for brk in breaks.finditer(gap))
 
 
 _LIST_MARKS = frozenset({",", ":", "、", "，", "："})
@@ -309,7 +332,9 @@ def _sentence_claims(sentence: str) -> tuple[Claim, ...]:
                     continue  # "检查" inside "ruff 检查": one subject, read once
                 inside = hit.end("subject")
                 gap = _gap(hit)
-                if _joined(gap) and _stated(reader, sentence, hit.start(), hit.end(), gap):
+                if _joined(sentence, gap) and _stated(
+                    reader, sentence, hit.start(), hit.end(), gap
+                ):
                     categories = _categories(reader, hit.group("subject"))
                     found.append(Claim("check", sentence, code, hit.group(0), categories))
         claimed = [p for s, e, p in paths if _governed(reader, sentence, s, e)]
@@ -435,17 +460,17 @@ def check_claims(answer: str) -> list[CheckClaim]:
 
 
 @cache
-def _lexicon_patterns(field: str) -> dict[str, re.Pattern[str]]:
-    """One lexicon field compiled per language (empty rows left out)."""
+def _pack_patterns(field: str) -> dict[str, re.Pattern[str]]:
+    """One pack field compiled per language (empty rows left out)."""
     return {
-        lex.code: re.compile(str(getattr(lex, field)), re.I)
-        for lex in LEXICONS
-        if getattr(lex, field)
+        pack.code: re.compile(str(getattr(pack, field)), re.I)
+        for pack in PACKS
+        if getattr(pack, field)
     }
 
 
 def _read_by(sentence: str, field: str) -> bool:
-    patterns = _lexicon_patterns(field)
+    patterns = _pack_patterns(field)
     return any(
         (pattern := patterns.get(reader.lex.code)) is not None and pattern.search(sentence)
         for reader in _readers_for(sentence)
@@ -465,11 +490,7 @@ def unfinished(answer: str) -> str:
     return ""
 
 
-_OFFER = re.compile(
-    r"[?？]\s*$|\bif (?:you|needed|wanted|desired|necessary)\b|\bsi (?:vous|tu|quieres|lo"
-    r" deseas|es necesario)\b|\bwenn (?:sie|du|nötig)\b|如果|需要的话|もし|必要であれば",
-    re.I,
-)
+_OFFER = re.compile("|".join([r"[?？]\s*$", *(pack.offer for pack in PACKS if pack.offer)]), re.I)
 """A next step offered, not announced ("I can add tests if you want", "Shall I…?")."""
 
 
@@ -508,7 +529,11 @@ _PATH = re.compile(
     """
 )
 _QUOTED_PATH = re.compile(rf"(?i)^(?:\./)?(?:[\w.@-]+/)*[\w.@-]+(?:\.(?:{_EXTENSIONS})|/)$")
-_LIST_ONLY = re.compile(r"(?i)^[\s,`'\"、]*(?:(?:and|&|y|et|und|和|与|及|以及|と)[\s,`'\"、]*)?$")
+_LIST_ONLY = re.compile(
+    r"(?i)^[\s,`'\"、]*(?:(?:"
+    + "|".join(pack.list_words for pack in PACKS if pack.list_words)
+    + r")[\s,`'\"、]*)?$"
+)
 _LISTED_AFTER_COLON = re.compile(r"(?i)^[^,;.。，；]{0,40}[:：]\s*$")
 
 
@@ -567,7 +592,7 @@ def _governed(reader: _Reader, sentence: str, start: int, end: int) -> bool:
             listed = _LISTED_AFTER_COLON.match(head + ":") is not None and bool(
                 _LIST_ONLY.match(rest)
             )
-        short = len(between) <= 45 and not _OBJECT_BREAK.search(between)
+        short = len(between) <= 45 and not _breaks(sentence).object.search(between)
         if (listed or short) and _stated(reader, sentence, verb.start(), verb.end(), between):
             return True
     if reader.after_object is None:
@@ -602,38 +627,16 @@ def path_matches(claimed: str, written: str) -> bool:
 
 # ------------------------------------------------------------------ requests
 
+
+def _joined_rows(rows: list[str], flags: int = re.I) -> re.Pattern[str]:
+    return re.compile("|".join(row for row in rows if row), flags)
+
+
 # Kinds of check a request or an item names, as words (not inside other words:
 # "the spec" is a document, "Build an API" a task, "prototype" no type check).
 _MENTIONS: list[tuple[Category, re.Pattern[str]]] = [
-    (
-        "type",
-        re.compile(
-            r"(?i)\btype[- ]?check(?:s|er|ing)?\b|\bmypy\b|\btsc\b|\bpyright\b|类型检查|型チェック|"
-            r"\bcomprobación de tipos\b|\bTypprüfung\b|\bvérification (?:de|des) types?\b"
-        ),
-    ),
-    (
-        "lint",
-        re.compile(
-            r"(?i)\blint(?:s|er|ers|ing)?\b|\bruff\b|\beslint\b|\bflake8\b|\bpylint\b|"
-            r"代码检查|静态检查|リント"
-        ),
-    ),
-    (
-        "build",
-        re.compile(
-            r"(?i)\b(?:the|a|clean|green) builds?\b|\bbuilds? (?:pass|passes|succeeds?|cleanly)\b|"
-            r"\bcompil(?:es|ation|ing)\b|\b(?:must|should|still) compile\b|构建|编译|ビルド|"
-            r"\bcompilación\b|\bcompile\b|\bkompiliert?\b|\bKompilierung\b"
-        ),
-    ),
-    (
-        "test",
-        re.compile(
-            r"(?i)\btests?\b|\btesting\b|\btest[- ]suite\b|\bpytest\b|\bjest\b|\bvitest\b|"
-            r"\bspecs? pass|单元测试|测试|单测|用例|テスト|\bpruebas?\b"
-        ),
-    ),
+    (category, _joined_rows([p for pack in PACKS for c, p in pack.mentions if c == category]))
+    for category in ("type", "lint", "build", "test")
 ]
 
 
@@ -650,17 +653,7 @@ _QUOTED_SENTENCE = re.compile(
 )
 
 
-_CHANGE_REQUEST = re.compile(
-    r"(?i)\b(?:create|add|update|modify|change|edit|write|rewrite|implement|refactor|rename|"
-    r"remove|delete|patch|fix|adjust|move|replace|extend|generate|save|put|append|"
-    r"insert|convert|translate|format|bump|upgrade)\b|\bmake\b(?!\s+sure)|"
-    r"创建|新建|修改|更新|添加|新增|编写|写入|写|改|删除|重构|修复|实现|生成|替换|调整|重命名|保存|"
-    r"加入|补充|"
-    r"(?:作成|更新|修正|追加|変更|削除|実装|編集)(?:して|する|してください)|書いて|書き込んで|"
-    r"書き換えて|\b(?:actualiza|modifica|añade|agrega|crea|corrige|elimina|cambia|escribe|"
-    r"ändere|aktualisiere|füge|erstelle|behebe|entferne|schreibe|modifie|ajoute|crée|corrige|"
-    r"supprime|mets à jour|écris)\b"
-)
+_CHANGE_REQUEST = _joined_rows([pack.change_request for pack in PACKS])
 
 
 def asks_for_change(text: str) -> bool:
@@ -673,30 +666,21 @@ def asks_for_change(text: str) -> bool:
 
 
 _FORBIDDEN = re.compile(
-    r"(?i)(?:\b(?:don't|do not|never|without|no need to|not)\s+|不要|别|不用|无需|不必|不能)$"
+    "(?:" + "|".join(pack.forbidden for pack in PACKS if pack.forbidden) + ")$", re.I
 )
 
 
-_READ_REQUEST = re.compile(
-    r"(?i)\b(?:read|open|look at|see|review|inspect|study|consult|use|using|based on|from|"
-    r"summari[sz]e|parse|analy[sz]e|lee|leer|consulta|usa|usando|según|lies|lese|lesen|nutze|"
-    r"verwende|anhand|lis|lire|consulte|utilise|d'après)\b|阅读|查看|读取|参考|根据|基于|打开|"
-    r"読んで|読み|参照|使って|もとに"
-)
+_READ_REQUEST = _joined_rows([pack.read_request for pack in PACKS])
 
 
 def names_as_verifier(text: str, path: str) -> bool:
     """Is ``path`` named as what a check runs ("make sure tests/test_a.py passes", "the
     tests in test_a.py"), not as a file to change?"""
     quoted = r"[`'\"]?" + re.escape(path) + r"[`'\"]?"
-    return bool(
-        re.search(
-            quoted + r"\s+(?:still\s+|now\s+|all\s+)?(?:pass(?:es)?|is green|succeeds?)\b",
-            text,
-            re.I,
-        )
-        or re.search(r"(?:tests?|specs?|cases?) (?:in|of|from)\s+" + quoted, text, re.I)
-        or re.search(quoted + r"\s*(?:通过|跑通)", text)
+    return any(
+        (pack.verifier_after and re.search(quoted + pack.verifier_after, text, re.I))
+        or (pack.verifier_before and re.search(pack.verifier_before + quoted, text, re.I))
+        for pack in PACKS
     )
 
 
@@ -711,9 +695,10 @@ def asks_to_change(text: str, path: str) -> bool:
         return wanted
     end = at + len(path)
     begin = 0
-    for brk in _OBJECT_BREAK.finditer(text, 0, at):
+    breaks = _breaks(text).object
+    for brk in breaks.finditer(text, 0, at):
         begin = brk.end()
-    stop = _OBJECT_BREAK.search(text, end)
+    stop = breaks.search(text, end)
     finish = stop.start() if stop else len(text)
     verbs = sorted(
         [(m.end(), True) for m in _CHANGE_REQUEST.finditer(text, begin, at)]
@@ -813,30 +798,8 @@ def _hinted_sentences(text: str) -> Iterator[tuple[int, str]]:
                 return
 
 
-class _Hint:
-    """Words without which a sentence cannot state an approval, matched as
-    lower-case substrings (a C-speed scan of a long tool output)."""
-
-    def __init__(self, *words: str) -> None:
-        self.words = words
-
-    def search(self, text: str) -> bool:
-        lowered = text.lower()
-        return any(word in lowered for word in self.words)
-
-
-_APPROVAL_HINT = _Hint(
-    "approv", "sign-off", "signoff", "sign off", "signed off", "signed-off", "okayed",
-    "green-lit", "greenlit", "passed ", "批准", "获批", "核准", "签字", "签核", "签署", "同意",
-    "审批", "审核", "评审", "承認", "許可", "決裁", "aprob", "autoriz", "genehm", "freigeg",
-    "bewillig", "abgenommen", "erteilt", "liegt vor", "approuv", "validé", "autoris",
-)  # fmt: skip
-_UNAPPROVED_HINT = _Hint(
-    "approv", "sign-off", "signoff", "sign off", "signed off", "pending", "await", "reject",
-    "refus", "declin", "denied", "veto", "turned down", "withdrawn", "sent back", "on hold",
-    "review", "decision", "decid", "changes requested", "changes_requested", "批", "审", "签",
-    "驳回", "否决", "拒绝", "退回", "决定", "讨论", "承認", "却下", "否認", "保留", "予定", "aprob",
-    "autoriz", "rechaz", "deneg", "decisión", "genehm", "freigeg", "bewillig", "abgelehnt",
-    "ausstehend", "steht", "zurückgewiesen", "approuv", "valid", "rejet", "attente", "décision",
-)  # fmt: skip
-_ANY_APPROVAL_HINT = _Hint(*dict.fromkeys(_APPROVAL_HINT.words + _UNAPPROVED_HINT.words))
+# Words without which a sentence cannot state an approval (or its absence), derived
+# from the packs' own patterns: a long tool output costs a few substring scans.
+_APPROVAL_HINT = Hint(p for pack in PACKS for p in pack.approved)
+_UNAPPROVED_HINT = Hint(p for pack in PACKS for p in pack.unapproved)
+_ANY_APPROVAL_HINT = Hint(p for pack in PACKS for p in (*pack.approved, *pack.unapproved))

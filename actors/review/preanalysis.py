@@ -39,6 +39,7 @@ from donecheck.actors.messages import (
 )
 from donecheck.actors.redact import redact
 from donecheck.actors.review.claims import sentences
+from donecheck.actors.review.lang import PACKS
 from donecheck.actors.review.verdicts import json_objects
 
 __all__ = [
@@ -66,22 +67,13 @@ _ITEM = re.compile(
     r"\[[ xX]?\]|[☐☑☒✓✔]|[-*•·+●▪◦■‣►➢–](?=\s)|[（(]\d{1,3}[)）]|[a-zA-Z]\)(?=\s)|"
     r"[一二三四五六七八九十]{1,3}[、.])\s*(?P<text>\S.*)$"
 )
-_MUST = re.compile(
-    r"(?i)\b(?:must|should|shall|needs? to|has to|have to|required?|make sure|ensure|be sure to|"
-    r"debe|deben|tiene que|es necesario|muss|müssen|soll|sollen|doit|doivent|il faut)\b"
-    r"|需要|必须|要求|务必|确保|应当|应该|必要があります|してください|すること"
-)
-_CONSTRAINT = re.compile(
-    r"(?i)\b(?:do not|don't|never|must not|mustn't|should not|shouldn't|avoid|no debe|"
-    r"darf nicht|dürfen nicht|ne doit pas|ne doivent pas)\b"
-    r"|不要|不能|不得|禁止|避免|切勿|しないでください|禁止"
-)
+_MUST = re.compile("|".join(pack.must for pack in PACKS if pack.must), re.I)
+_CONSTRAINT = re.compile("|".join(pack.constraint for pack in PACKS if pack.constraint), re.I)
 _LINE_NUMBER = re.compile(r"^\s*\d+ \| ?")
 """The line number the text parser puts before each line ("   12 | ...")."""
 _ENDS_SENTENCE = re.compile(r"[.。!！?？:：;；]\s*$")
 _ATTACHMENT_WORDS = re.compile(
-    r"(?i)\b(?:attach(?:ed|ment)s?|enclosed|the (?:file|pdf|document|image|screenshot|sheet|"
-    r"spreadsheet|archive|log)s?)\b|附件|附带|截图|图片|文档|文件"
+    "|".join(pack.attachment_words for pack in PACKS if pack.attachment_words), re.I
 )
 
 

@@ -76,6 +76,7 @@ from donecheck.actors.review.claims import (
     unfinished,
 )
 from donecheck.actors.review.gates import FIX_RULES
+from donecheck.actors.review.lang import PACKS
 from donecheck.actors.review.preanalysis import extract_acceptance, material_key
 
 __all__ = [
@@ -524,7 +525,7 @@ def approval_claims(view: EvidenceView, answer: str) -> Found:
     return _found(out)
 
 
-_ATTACHED = re.compile(r"(?i)\battach(?:ed|ment)s?\b|\benclosed\b|附件|附带|截图")
+_ATTACHED = re.compile("|".join(pack.attached for pack in PACKS if pack.attached), re.I)
 
 
 def _named_attachments(text: str, view: EvidenceView) -> list[AttachmentRef | ImageRef]:

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from donecheck.actors.messages import Coverage, CoverageStatus, Decision, Finding
+from donecheck.actors.review.lang import PACKS
 
 __all__ = [
     "Checked",
@@ -198,14 +199,22 @@ def _from_object(
     return None
 
 
+def _labels(name: str) -> str:
+    """Each language pack's words for one label of the line format, as alternatives."""
+    return "|".join(p.verdict_labels[name] for p in PACKS if p.verdict_labels.get(name))
+
+
 _LINE_DECISION = re.compile(
-    r"(?im)^\s*[*#>\s]*(?:decision|verdict|判定|结论)\s*\**\s*[:：]"
+    rf"(?im)^\s*[*#>\s]*(?:{_labels('decision')})\s*\**\s*[:：]"
     r"\s*\**\s*([A-Za-z_ -]+?)\s*\**\s*$"
 )
-_LINE_COMPLETED = re.compile(r"(?im)^\s*(?:completed|完成)\s*[:：]\s*(true|false|yes|no|是|否)\b")
-_LINE_FINDING = re.compile(r"(?im)^\s*(?:finding|problem|issue|问题)\s*\d*\s*[:：]\s*(.+)$")
+_LINE_COMPLETED = re.compile(
+    rf"(?im)^\s*(?:{_labels('completed')})\s*[:：]\s*({_labels('answers')})\b"
+)
+_YES = frozenset(_labels("yes").split("|"))
+_LINE_FINDING = re.compile(rf"(?im)^\s*(?:{_labels('finding')})\s*\d*\s*[:：]\s*(.+)$")
 _LINE_BULLET = re.compile(r"(?m)^\s*(?:[-*•]|\d{1,2}[.)])\s+(.+)$")
-_LINE_SUMMARY = re.compile(r"(?im)^\s*(?:summary|总结|摘要)\s*[:：]\s*(.+)$")
+_LINE_SUMMARY = re.compile(rf"(?im)^\s*(?:{_labels('summary')})\s*[:：]\s*(.+)$")
 
 
 def _from_lines(text: str) -> ParsedVerdict | None:
@@ -218,7 +227,7 @@ def _from_lines(text: str) -> ParsedVerdict | None:
         completed = _LINE_COMPLETED.search(text)
         if completed is None:
             return None
-        decision = "pass" if completed.group(1).lower() in {"true", "yes", "是"} else "need_fix"
+        decision = "pass" if completed.group(1).lower() in _YES else "need_fix"
     lines = _LINE_FINDING.findall(text) or _LINE_BULLET.findall(text)
     findings = []
     for line in lines[:_MAX_FINDINGS]:

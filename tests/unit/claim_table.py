@@ -31,6 +31,11 @@ CLAIMS: list[tuple[str, str, str]] = [
     ("en", "Legal signed off on the contract.", "approved"),
     ("en", "The board approved the budget on Monday.", "approved"),
     ("en", "Tests do not pass yet.", ""),
+    # a clause ends by the sentence's own language's words: French "car" ends none here
+    ("en", "I could not get the car tests to pass.", ""),
+    ("en", "Nothing is done yet.", ""),
+    ("en", "Nothing has been fixed.", ""),
+    ("en", "The refactor is done, yet the docs still need work.", "done"),
     ("en", "I have not verified that all tests pass.", ""),
     ("en", "Tests should pass once the dependency is installed.", ""),
     ("en", "If you install the dependency, the tests pass.", ""),

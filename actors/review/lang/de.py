@@ -1,0 +1,98 @@
+"""German:
+every word the review reads in it (see :mod:`donecheck.actors.review.lang`)."""
+
+from __future__ import annotations
+
+from donecheck.actors.review.lang.pack import Pack
+
+__all__ = ["PACK"]
+
+PACK = Pack(
+    code="de",
+    script="latin",
+    next_step=(
+        r"^\s*(?:jetzt|nun|als nächstes)?\s*(?:werde ich|lass(?:e)? mich|ich werde)"
+        r"\s+(?:jetzt\s+|nun\s+)?(?:\w+\s+){0,3}(?:ausführen|prüfen|testen|überprüfen|"
+        r"schreiben|erstellen|aktualisieren|beheben|implementieren|hinzufügen)\b"
+    ),
+    asks_user=(
+        r"\b(?:bitte|könnten sie|kannst du)\s+(?:\w+\s+){0,4}?(?:token|schlüssel|"
+        r"api-schlüssel|passwort|zugangsdaten|zugang|berechtigung)\b"
+    ),
+    done=(
+        r"\b(?:erledigt|fertig|abgeschlossen|funktioniert|implementiert|behoben|gelöst|"
+        r"verifiziert|überprüft|geprüft|bereit (?:zum|für) (?:mergen|merge|review|release|"
+        r"deployment)|keine fehler mehr|alles gut|fehlerfrei|einwandfrei)\b"
+    ),
+    checks=(
+        r"\b(?P<subject>(?:alle |die )?(?:Tests|Test|Unit-Tests|Build|Kompilierung|Linter|"
+        r"Prüfungen|Typprüfung|CI))\b[^.\n]{0,30}?\b(?P<verb>laufen durch|läuft durch|bestehen|"
+        r"besteht|bestanden|sind grün|ist grün|erfolgreich|funktionier(?:t|en)|ok)\b",
+        r"\b(?P<subject>kompiliert)\b(?P<verb>)",
+    ),
+    subjects=(
+        ("type", r"Typ"),
+        ("lint", r"Lint"),
+        ("build", r"Build|Kompil"),
+        ("test", r"Test|Prüfung"),
+    ),
+    change=(
+        r"\b(?:erstellt|aktualisiert|geändert|hinzugefügt|bearbeitet|geschrieben|gelöscht|"
+        r"entfernt|umbenannt|ersetzt|angepasst|korrigiert|implementiert|überarbeitet)\b"
+    ),
+    approved=(
+        r"\b(?:(?:der|die|das)\s+)?(?P<subject>[\wäöüß-]+)\s+(?:wurde|ist|wurden|sind)\s+"
+        r"(?:(?:bereits|jetzt|offiziell|nun|schon)\s+)?(?:genehmigt|freigegeben|abgenommen|"
+        r"bewilligt)\b",
+        r"\b(?:Genehmigung|Freigabe)\s+(?:für\s+(?:den |die |das )?(?P<subject>[\wäöüß-]+)\s+)?"
+        r"(?:wurde\s+)?(?:erteilt|liegt vor)\b",
+    ),
+    unapproved=(
+        (
+            r"\b(?:nicht (?:genehmigt|freigegeben|bewilligt)|noch nicht (?:genehmigt|freigegeben)|"
+            r"abgelehnt|ausstehend|steht (?:noch )?aus|(?:Genehmigung|Freigabe) "
+            r"(?:fehlt|steht noch aus)|zurückgewiesen)\b"
+        ),
+    ),
+    negation=(
+        r"\bnicht\b|\bkein(?:e|en|er)?\b(?!\s+(?:Fehler|Probleme|Warnungen)\b)|\bnoch nicht\b|"
+        r"\bnoch offen\b|\bnie\b|\bausstehend\b|\bsollte(?:n)?\b|\bkönnte(?:n)?\b|\bwird\b|"
+        r"\bwerden\b|\bmuss\b|\bmüssen\b|\bwarte(?:n|t)? auf\b|\bdamit\b|\bversucht\b|"
+        r"\bgeplant\b|\bsoll\b|\bob\b"
+    ),
+    conditional=r"\bwenn\b|\bfalls\b|\bsofern\b|\bsobald\b|\bvorausgesetzt\b",
+    reported=(
+        r"\blaut\b(?!\s+(?:dem |der |den )?(?:Test|Tests|Log|Ausgabe|CI|Build))|\bgemäß\b|"
+        r"\bangeblich\b|\bsagte,? dass\b|\bsagen,? dass\b|\bsoll angeblich\b"
+    ),
+    negation_after=r"^\s*(?:nicht|noch nicht|keine?|nie)\b",
+    marker=(
+        r"[äöüß]|\b(?:der|die|das|den|dem|und|ist|sind|nicht|ich|habe|hat|wurde|wurden|alle|"
+        r"mit|für|auf|ein|eine|es|wir|kein|keine|noch|auch|laut|wenn|jetzt)\b"
+    ),
+    after_object=r"^[^,.;:]{0,30}$",
+    offer=r"\bwenn (?:sie|du|nötig)\b",
+    clause_words=r"\b(?:aber|weil|obwohl|deshalb|daher)\b",
+    object_words=r"\b(?:und|dass)\b",
+    list_words=r"und",
+    mentions=(
+        ("type", r"\bTypprüfung\b"),
+        ("build", r"\bkompiliert?\b|\bKompilierung\b"),
+    ),
+    change_request=(r"\b(?:ändere|aktualisiere|füge|erstelle|behebe|entferne|schreibe)\b"),
+    read_request=r"\b(?:lies|lese|lesen|nutze|verwende|anhand)\b",
+    must=r"\b(?:muss|müssen|soll|sollen)\b",
+    constraint=r"\b(?:darf nicht|dürfen nicht)\b",
+    stop_words="wurde ist der die das den dem und genehmigt freigegeben noch nicht für",
+    usual_subjects=(
+        ("budget", ("haushalt", "etat")),
+        ("contract", ("vertrag",)),
+        ("design", ("entwurf",)),
+        ("plan", ("planung",)),
+        ("proposal", ("vorschlag",)),
+        ("purchase", ("einkauf",)),
+        ("hiring", ("einstellung",)),
+        ("refund", ("erstattung",)),
+        ("invoice", ("rechnung",)),
+    ),
+)

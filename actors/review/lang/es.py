@@ -1,0 +1,107 @@
+"""Spanish:
+every word the review reads in it (see :mod:`donecheck.actors.review.lang`)."""
+
+from __future__ import annotations
+
+from donecheck.actors.review.lang.pack import Pack
+
+__all__ = ["PACK"]
+
+PACK = Pack(
+    code="es",
+    script="latin",
+    next_step=(
+        r"^\s*(?:ahora\s+|a continuación,?\s+)?(?:voy a|déjame|vamos a)\s+(?:ejecutar|"
+        r"revisar|probar|comprobar|verificar|escribir|crear|actualizar|corregir|"
+        r"implementar|añadir)\b"
+    ),
+    asks_user=(
+        r"\b(?:por favor|puedes|podrías)\s+(?:proporcionar|compartir|enviar|darme|"
+        r"configurar)\b.{0,60}?\b(?:token|clave|contraseña|credenciales|acceso|permiso)"
+        r"\b"
+    ),
+    done=(
+        r"\b(?:(?<!el )(?<!un )hecho(?! de)|listo|terminad[oa]|completad[oa]|completo|"
+        r"funciona(?:n)?|implementad[oa]|arreglad[oa]|resuelt[oa]|verificad[oa]|"
+        r"comprobad[oa]|corregid[oa]|implementé|arreglé|corregí|resolví|"
+        r"list[oa]s? para (?:fusionar|revisi[oó]n|producci[oó]n|"
+        r"desplegar)|sin errores|todo bien|todo correcto)\b"
+    ),
+    checks=(
+        r"\b(?P<subject>(?:las |los )?(?:pruebas|tests?|test unitarios|compilación|build|"
+        r"linter|comprobaciones|ci))\b[^.\n]{0,30}?\b(?P<verb>pasan|pasaron|han pasado|"
+        r"pasa|superadas|superan|funciona(?:n)?|(?:tuvo|tienen) éxito|en verde|correctas?|"
+        r"exitosas?|ok)\b",
+        r"\b(?P<verb>pasan|pasaron|han pasado)\s+(?:todas\s+)?(?:las\s+|los\s+)?"
+        r"(?P<subject>pruebas|tests)\b",
+        r"\b(?P<subject>compila)\b(?P<verb>)",
+    ),
+    subjects=(
+        ("type", r"tipos"),
+        ("lint", r"linter|lint"),
+        ("build", r"compila|build"),
+        ("test", r"prueba|test"),
+    ),
+    change=(
+        r"\b(?:cre[ée]|actualic[ée]|implement[ée]|modifiqu[ée]|cambi[ée]|añad[íi]|"
+        r"agregu[ée]|edit[ée]|"
+        r"escrib[íi]|borr[ée]|elimin[ée]|renombr[ée]|correg[íi]|he (?:creado|actualizado|"
+        r"modificado|cambiado|añadido|agregado|editado|escrito|borrado|eliminado|corregido)|"
+        r"(?:fue|ha sido) (?:creado|actualizado|modificado|editado|corregido))\b"
+    ),
+    approved=(
+        r"\b(?:(?:el|la|los|las)\s+)?(?P<subject>[\wáéíóúñ-]+(?:\s+[\wáéíóúñ-]+)?)\s+"
+        r"(?:fue|ha sido|está|quedó|han sido|fueron|quedaron|están)\s+(?:(?:ya|oficialmente)\s+)?"
+        r"(?:aprobad[oa]s?|autorizad[oa]s?)\b",
+        r"\bse (?:aprob[óo]|ha aprobado|autoriz[óo])\s+(?:el |la |los |las )?"
+        r"(?P<subject>[\wáéíóúñ-]+)",
+    ),
+    unapproved=(
+        (
+            r"\b(?:no (?:ha sido |fue |está |se ha |han sido )?(?:aprobad|autorizad)\w*|"
+            r"pendiente(?:s)? de (?:aprobación|autorización|decisión)|"
+            r"a[uú]n no (?:se ha |ha sido )?aprobad\w*|rechazad[oa]s?|denegad[oa]s?|sin aprobar|"
+            r"en espera de (?:aprobación|decisión)|la decisión se (?:espera|tomará))"
+        ),
+    ),
+    negation=(
+        r"\bno\b(?!\s+(?:hay\s+)?errores\b)|\bnunca\b|\btodavía\b|\baún\b|\bpendiente\b|"
+        r"\bdebería(?:n)?\b|\bpodría(?:n)?\b|\bva(?:n)? a\b|\bhay que\b|\btiene(?:n)? que\b|"
+        r"\bpara que\b|\besper(?:a|o|amos|ando)\b|\bfalta\b|\bsin\b(?! errores)|"
+        r"\bintent(?:é|o|ando)\b"
+    ),
+    conditional=r"\bsi\b|\ba menos que\b|\ben caso de\b|\buna vez que\b|\bsiempre que\b",
+    reported=(
+        r"\bsegún\b(?!\s+(?:el |la |los |las )?(?:pruebas|tests|salida|log|registro|ci|"
+        r"resultados?)\b)|\bdijo que\b|\bdicen que\b|\bsupuestamente\b|\bal parecer\b|"
+        r"\bme dijeron\b|\bafirma que\b"
+    ),
+    marker=(
+        r"[ñáíóú¿¡]|\b(?:el|los|las|del|que|y|está|están|son|fue|todas?|todos|pruebas|se|por|"
+        r"para|con|una?|sin|ha|he|hay|según|pero|ya|muy|también|implementé|arreglé|"
+        r"actualicé|modifiqué|cambié|agregué)\b"
+    ),
+    after_object=r"^\s*(?:(?:ya|también)\s+)?$",
+    offer=r"\bsi (?:quieres|lo deseas|es necesario)\b",
+    clause_words=r"\b(?:pero|porque|aunque|así que)\b",
+    object_words=r"\b(?:y|que)\b",
+    list_words=r"y",
+    mentions=(("build", r"\bcompilación\b"), ("test", r"\bpruebas?\b")),
+    change_request=(r"\b(?:actualiza|modifica|añade|agrega|crea|corrige|elimina|cambia|escribe)\b"),
+    read_request=r"\b(?:lee|leer|consulta|usa|usando|según)\b",
+    must=r"\b(?:debe|deben|tiene que|es necesario)\b",
+    constraint=r"\b(?:no debe)\b",
+    stop_words="fue ha sido está el la los las de del que se por para aprobado aprobada pendiente",
+    usual_subjects=(
+        ("budget", ("presupuesto",)),
+        ("contract", ("contrato",)),
+        ("design", ("diseño",)),
+        ("plan", ("plan",)),
+        ("proposal", ("propuesta",)),
+        ("release", ("lanzamiento", "versión")),
+        ("purchase", ("compra",)),
+        ("hiring", ("contratación",)),
+        ("refund", ("reembolso",)),
+        ("invoice", ("factura",)),
+    ),
+)

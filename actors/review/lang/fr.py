@@ -1,0 +1,98 @@
+"""French:
+every word the review reads in it (see :mod:`donecheck.actors.review.lang`)."""
+
+from __future__ import annotations
+
+from donecheck.actors.review.lang.pack import Pack
+
+__all__ = ["PACK"]
+
+PACK = Pack(
+    code="fr",
+    script="latin",
+    next_step=(
+        r"^\s*(?:maintenant,?\s+|ensuite,?\s+)?(?:je vais|laissez-moi|allons)\s+(?:maintenant\s+)"
+        r"?(?:exécuter|lancer|vérifier|tester|écrire|créer|mettre à jour|corriger|"
+        r"implémenter|ajouter)\b"
+    ),
+    asks_user=(
+        r"\b(?:pourriez-vous|peux-tu|merci de|veuillez)\s+(?:me\s+)?(?:fournir|partager|"
+        r"envoyer|donner|définir)\b.{0,60}?\b(?:jeton|token|clé|mot de passe|identifiants|"
+        r"accès|autorisation)\b"
+    ),
+    done=(
+        r"\b(?:terminée?|finie?|(?<!en )(?<!le )(?<!à )fait(?! que)|complété|complet|"
+        r"fonctionne(?:nt)?|implémenté|corrigé|résolu|vérifié|validé|prêt (?:à|pour) "
+        r"(?:fusionner|la revue|déployer|être fusionné)|plus d'erreurs?|aucune erreur|"
+        r"pas d'erreurs?|tout est bon|c'est bon)\b"
+    ),
+    checks=(
+        r"\b(?P<subject>(?:tous )?(?:les )?(?:tests?|tests unitaires|la compilation|le build|"
+        r"le linter|vérifications|ci))\b[^.\n]{0,30}?\b(?P<verb>passent|sont passés|passé|"
+        r"réussissent|réussit|ont réussi|sont au vert|est au vert|sont verts|fonctionne(?:nt)?|"
+        r"ok)\b",
+        r"\b(?P<subject>compile)\b(?P<verb>)",
+    ),
+    subjects=(
+        ("type", r"type"),
+        ("lint", r"linter|lint"),
+        ("build", r"compil|build"),
+        ("test", r"test|vérification"),
+    ),
+    change=(
+        r"\b(?:créé|mis à jour|modifié|changé|ajouté|édité|écrit|supprimé|renommé|remplacé|"
+        r"corrigé|implémenté|réécrit)\b"
+    ),
+    approved=(
+        r"\b(?:(?:le|la|les|l')\s*)?(?P<subject>[\wàâçéèêëîïôûùüÿ-]+)\s+(?:a été|est|ont été|"
+        r"sont|fut)\s+(?:(?:déjà|officiellement|enfin|bien)\s+)?(?:approuvée?s?|validée?s?|"
+        r"autorisée?s?)\b",
+    ),
+    unapproved=(
+        (
+            r"\b(?:pas (?:encore )?(?:été )?(?:approuvée?s?|validée?s?|autorisée?s?)|"
+            r"en attente (?:d'approbation|de validation|de décision)|refusée?s?|rejetée?s?|"
+            r"non approuvée?s?|la décision (?:est attendue|sera prise))"
+        ),
+    ),
+    negation=(
+        r"\bne\b|\bn'(?!y a (?:plus|aucune))|\bpas\b(?! d'erreur)|\bjamais\b|\ben attente\b|"
+        r"\bdevrai(?:t|s|ent)?\b|\bpourrai(?:t|s|ent)?\b|\bva\b|\bvont\b|\bdoit\b|\bdoivent\b|"
+        r"\bpour que\b|\battend(?:re|ons|s)?\b|\bessay(?:é|e)\b|\breste à\b|\bil faut\b"
+    ),
+    conditional=(
+        r"\bsi\b|\bà condition que\b|\bsauf si\b|\bau cas où\b|\bune fois que\b|\bdès que\b"
+    ),
+    reported=(
+        r"\b(?:selon|d'après)\b(?!\s+(?:les |le |la )?(?:tests?|log|sortie|ci|résultats?)\b)|"
+        r"\bapparemment\b|\bil a dit que\b|\bils disent que\b|\bon m'a dit\b|\bsoi-disant\b"
+    ),
+    marker=(
+        r"[àâçéèêëîïôûùœ]|\b(?:le|les|des|est|sont|pas|je|et|une?|du|tous|tout|ne|ce|ça|il|"
+        r"elle|nous|vous|selon|si|au|aux|dans|pour|avec|plus|aucune)\b|\b[jndlcs]'"
+    ),
+    after_object=r"^\s*(?:(?:a été|ont été|est|sont)\s+)?(?:(?:bien|aussi|également)\s+)?$",
+    offer=r"\bsi (?:vous|tu)\b",
+    clause_words=r"\b(?:mais|car|donc|cependant)\b",
+    object_words=r"\b(?:et|que)\b",
+    list_words=r"et",
+    mentions=(
+        ("type", r"\bvérification (?:de|des) types?\b"),
+        ("build", r"\bcompile\b"),
+    ),
+    change_request=(r"\b(?:modifie|ajoute|crée|corrige|supprime|mets à jour|écris)\b"),
+    read_request=r"\b(?:lis|lire|consulte|utilise|d'après)\b",
+    must=r"\b(?:doit|doivent|il faut)\b",
+    constraint=r"\b(?:ne doit pas|ne doivent pas)\b",
+    stop_words="le les des est été pas encore approuvé approuvée validé en attente",
+    usual_subjects=(
+        ("contract", ("contrat",)),
+        ("design", ("conception",)),
+        ("proposal", ("proposition",)),
+        ("release", ("version",)),
+        ("purchase", ("achat",)),
+        ("hiring", ("recrutement",)),
+        ("refund", ("remboursement",)),
+        ("invoice", ("facture",)),
+    ),
+)

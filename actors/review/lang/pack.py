@@ -1,0 +1,114 @@
+"""What a language pack holds (see :mod:`donecheck.actors.review.lang`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+__all__ = ["PUNCTUATION_BREAK", "Category", "Pack", "Script"]
+
+Category = Literal["test", "lint", "type", "build", "any"]
+Script = Literal["latin", "han", "kana"]
+
+PUNCTUATION_BREAK = r"[,;:，；：、]|\s[—–-]\s|—"
+"""Where a clause ends in any language: its punctuation."""
+
+
+@dataclass(frozen=True, slots=True)
+class Pack:
+    code: str
+    script: Script
+    """Which sentences it reads: ``han`` without kana, ``kana``, or ``latin``."""
+
+    # ----------------------------------------------------------- an answer's claims
+    done: str
+    """The work is finished, works, is verified, is ready."""
+    checks: tuple[str, ...]
+    """A check passed: each pattern has named groups ``subject`` and ``verb``."""
+    subjects: tuple[tuple[Category, str], ...]
+    """Which kind of check a matched subject names (none: ``any``)."""
+    change: str
+    """A file was written: the verb that governs a path."""
+    approved: tuple[str, ...]
+    """Something was approved, as fact; group ``subject`` names what, when it can."""
+    negation: str
+    """Takes a statement back when it comes before it in the same clause."""
+    conditional: str
+    """Takes a statement back from the sentence's first clause or the statement's own."""
+    reported: str
+    """Someone else said it: takes a statement after it back."""
+    unapproved: tuple[str, ...] = ()
+    """Approval is pending, incomplete or refused (a source that contradicts a claim);
+    group ``subject`` names what, when it can."""
+    negation_after: str = ""
+    """Takes a statement back when it follows it at once ("bestehen nicht", "通过不了")."""
+    reach: int = 40
+    """How far before a statement a negation still counts, in characters."""
+    marker: str = ""
+    """Words or letters that show a sentence may be in this language (empty: read
+    every sentence of its script). A sentence of three words or fewer is read by
+    every pack of its script."""
+    likely: str = ""
+    """Words that make a text likely to be in this language (``language_of`` counts
+    them); the marker when empty."""
+    after_object: str = ""
+    """What may stand between a path and a change verb that follows it ("config.py was
+    updated", "config.py を更新しました"); empty: the verb must come first."""
+    next_step: str = ""
+    """The agent announces what it will do next ("Now let me run …"): a last message
+    that says only this ended the run mid-work."""
+    offer: str = ""
+    """A next step offered, not announced ("I can add tests if you want")."""
+    asks_user: str = ""
+    """The agent asks the user for something it needs to go on (a token, a key,
+    access, a decision): it cannot finish without them."""
+
+    # ----------------------------------------------------------------- clauses
+    clause_words: str = ""
+    """Words that end a clause (a negation before them does not reach past)."""
+    object_words: str = ""
+    """Words after which a change verb no longer governs what follows ("fixed the bug
+    and the tests in a.py pass": the verb does not reach a.py)."""
+    list_words: str = ""
+    """Words that join the items of a list ("a.py, b.py and c.py")."""
+
+    # ---------------------------------------------------------------- requests
+    mentions: tuple[tuple[Category, str], ...] = ()
+    """The kinds of check a request or an item names, as words."""
+    change_request: str = ""
+    """A verb that asks for a file to be changed."""
+    forbidden: str = ""
+    """What forbids the change verb right after it ("don't", "不要")."""
+    read_request: str = ""
+    """A verb that asks for a file to be read or used, not changed."""
+    verifier_before: str = ""
+    """Words before a path that name it as what a check runs ("the tests in")."""
+    verifier_after: str = ""
+    """Words after a path that name it as what a check runs ("… passes", "通过")."""
+    must: str = ""
+    """A sentence states a requirement."""
+    constraint: str = ""
+    """A sentence states a prohibition (a constraint, not an item)."""
+    attachment_words: str = ""
+    """A later request refers to the session's attachments."""
+    attached: str = ""
+    """An acceptance item refers to the attachments as a whole ("the attached")."""
+    continuations: tuple[str, ...] = ()
+    """A new request continues the earlier work (its failures still count)."""
+
+    # --------------------------------------------------------------- approvals
+    stop_words: str = ""
+    """Words that say nothing about *what* was approved (space-separated)."""
+    vocabulary: str = ""
+    """Approval and negation words and particles that split a CJK run into subject
+    words."""
+    usual_subjects: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """What approvals are usually about: an English subject and this language's words
+    for it, so "予算" in an answer meets "budget" in a source."""
+    aliases: tuple[tuple[str, str], ...] = ()
+    """Names of one subject written two ways ("pull request" → "pr")."""
+
+    # ---------------------------------------------------- a judge's line format
+    verdict_labels: dict[str, str] = field(default_factory=dict)
+    """``decision``, ``completed``, ``finding``, ``summary``: the label of each line;
+    ``yes``: the words that answer ``completed`` in the affirmative, ``answers``: all."""
