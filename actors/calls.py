@@ -1,7 +1,9 @@
 """Every call that crosses to an actor, in one place.
 
 With :mod:`donecheck.actors.deploy` (which creates the actors), this is the only
-module that touches Ray; an import-linter contract keeps it so. It holds:
+module that touches Ray — and only when a call goes to a Ray actor: importing it
+loads no Ray, so the in-process deployment runs without it. An import-linter
+contract keeps Ray behind these two modules. It holds:
 
 * waiting: :func:`get` / :func:`aget` with a deadline, Ray's exceptions
   translated into DoneCheck's tree (:func:`translate`), :func:`put` and
@@ -23,11 +25,9 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeAlias
-
-import ray
-import ray.exceptions
 
 from donecheck.actors.batching import Batcher, batcher
 from donecheck.actors.errors import ActorUnavailableError, DoneCheckError
@@ -85,8 +85,17 @@ Ref: TypeAlias = Any
 """A Ray object ref: the pending answer of one call."""
 
 
+def _ray() -> Any:
+    """Ray, imported when a call first goes to a Ray actor: the in-process
+    deployment (``donecheck review``, ``serve --in-process``) never loads it."""
+    import ray
+
+    return ray
+
+
 def lookup(kind: str, count: int, namespace: str) -> list[Any]:
     """Handles to the ``count`` actors of a kind, found by name."""
+    ray = _ray()
     return [ray.get_actor(actor_name(kind, i), namespace=namespace) for i in range(count)]
 
 
@@ -99,6 +108,12 @@ def translate(exc: BaseException, actor: str, timeout_s: float | None) -> BaseEx
         return ActorUnavailableError(
             actor, f"raised {type(exc.cause).__name__}: {exc.cause}", timeout_s
         )
+    ray = sys.modules.get("ray")  # not loaded: the failure cannot be one of Ray's
+    if ray is None:
+        if isinstance(exc, TimeoutError):
+            within = f"within {timeout_s:g} s" if timeout_s is not None else "in time"
+            return ActorUnavailableError(actor, f"no answer {within}", timeout_s)
+        return exc
     if isinstance(exc, ray.exceptions.RayTaskError):
         cause = exc.cause
         if isinstance(cause, DoneCheckError):
@@ -122,7 +137,7 @@ def get(ref: Ref | list[Ref], *, actor: str, timeout_s: float) -> Any:
             if len(done) < len(ref):
                 raise TimeoutError
             return [r.future().result() for r in ref]
-        return ray.get(ref, timeout=timeout_s)
+        return _ray().get(ref, timeout=timeout_s)
     except Exception as exc:
         raise translate(exc, actor, timeout_s) from exc
 
@@ -153,7 +168,7 @@ def first_done(refs: Sequence[Ref], timeout_s: float) -> list[Ref]:
             list(by_future), timeout_s, return_when=concurrent.futures.FIRST_COMPLETED
         )
         return [by_future[f] for f in finished]
-    done, _ = ray.wait(list(refs), num_returns=1, timeout=timeout_s)
+    done, _ = _ray().wait(list(refs), num_returns=1, timeout=timeout_s)
     return list(done)
 
 

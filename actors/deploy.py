@@ -21,19 +21,17 @@ from __future__ import annotations
 import logging
 import os
 import time
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import ray
 
-from donecheck.actors import calls
 from donecheck.actors.budget import BudgetAccountant
 from donecheck.actors.calls import RayBudgets, RayLedgers, RayReviewers, actor_name
 from donecheck.actors.config import Config
 from donecheck.actors.controller import CompletionController
+from donecheck.actors.deployment import Deployment, LocalDeployment
 from donecheck.actors.errors import DeploymentError
-from donecheck.actors.ids import budget_key, shard_of
 from donecheck.actors.ledger import EvidenceLedger
 from donecheck.actors.parser import AttachmentParser
 from donecheck.actors.reviewer import Reviewer
@@ -42,6 +40,7 @@ from donecheck.actors.store import StoreLocation
 __all__ = [
     "Deployment",
     "LocalDeployment",
+    "RayDeployment",
     "actor_names",
     "deploy",
     "disconnect",
@@ -233,62 +232,14 @@ def actor_names(config: Config) -> list[str]:
 
 
 @dataclass(frozen=True)
-class Deployment:
-    """Handles to a running deployment's actors."""
-
-    config: Config
-    manifest: Any
-    """Held so the manifest lives as long as this handle (non-detached actors die
-    with their last handle)."""
-    ledgers: tuple[Any, ...]
-    reviewers: tuple[Any, ...]
-    controllers: tuple[Any, ...]
-    budgets: tuple[Any, ...]
-    parsers: tuple[Any, ...]
-
-    def ledger_for(self, session_id: str) -> Any:
-        return self.ledgers[shard_of(session_id, len(self.ledgers))]
-
-    def controller_for(self, session_id: str) -> Any:
-        return self.controllers[shard_of(session_id, len(self.controllers))]
-
-    def budget_for(self, session_id: str, tenant: str | None = None) -> Any:
-        return self.budgets[shard_of(budget_key(session_id, tenant), len(self.budgets))]
-
-    def parser_for(self, sha256: str) -> Any:
-        return self.parsers[shard_of(sha256, len(self.parsers))]
-
-    def named(self) -> Iterator[tuple[str, Any]]:
-        for kind, handles in (
-            ("ledger", self.ledgers),
-            ("reviewer", self.reviewers),
-            ("controller", self.controllers),
-            ("budget", self.budgets),
-            ("parser", self.parsers),
-        ):
-            for i, handle in enumerate(handles):
-                yield actor_name(kind, i), handle
-
-    def statistics(self, timeout_s: float = 30.0) -> dict[str, Any]:
-        """Each actor's ``statistics()``, by actor name."""
-        return calls.statistics(dict(self.named()), timeout_s)
+class RayDeployment(Deployment):
+    """A deployment on Ray: its actors are stopped with ``ray.kill``."""
 
     def kill(self) -> None:
         """Stop every actor of the deployment (other drivers lose it too)."""
         for _, handle in self.named():
             ray.kill(handle, no_restart=True)
         ray.kill(self.manifest, no_restart=True)
-
-
-@dataclass(frozen=True)
-class LocalDeployment(Deployment):
-    """A deployment in this process, without Ray (:func:`~.inprocess.deploy_local`)."""
-
-    stop: Callable[[], None] = lambda: None
-
-    def kill(self) -> None:
-        """Close every actor and stop the deployment's threads."""
-        self.stop()
 
 
 def deploy(config: Config, *, detached: bool, timeout_s: float = 120.0) -> Deployment:
@@ -395,7 +346,7 @@ def deploy(config: Config, *, detached: bool, timeout_s: float = 120.0) -> Deplo
         _RemoteParser.options(**opts(actor_name("parser", i), **retry)).remote(index=i, config=live)
         for i in range(parser_count(live))
     )
-    deployment = Deployment(
+    deployment = RayDeployment(
         config=live,
         manifest=manifest,
         ledgers=ledgers,

@@ -2,7 +2,7 @@
 
 A one-shot command (``donecheck review`` of a few files, ``eval`` on a corpus)
 does not need a cluster: starting Ray costs seconds, the review a millisecond.
-:func:`deploy_local` builds a :class:`~donecheck.actors.deploy.Deployment` whose
+:func:`deploy_local` builds a :class:`~donecheck.actors.deployment.Deployment` whose
 handles are :class:`LocalHandle` s over plain instances of the classes Ray runs
 — :class:`EvidenceLedger`, :class:`CompletionController`, :class:`Reviewer`,
 :class:`BudgetAccountant`, :class:`AttachmentParser` — wired with the in-process
@@ -32,6 +32,7 @@ from typing import Any
 from donecheck.actors.budget import BudgetAccountant
 from donecheck.actors.config import Config
 from donecheck.actors.controller import CompletionController
+from donecheck.actors.deployment import LocalDeployment
 from donecheck.actors.errors import DoneCheckError
 from donecheck.actors.ids import actor_name
 from donecheck.actors.ledger import EvidenceLedger
@@ -219,9 +220,8 @@ def local_parser_count(config: Config) -> int:
 
 def deploy_local(config: Config) -> Any:
     """A deployment of ``config`` in this process (no Ray): a
-    :class:`~donecheck.actors.deploy.Deployment` of :class:`LocalHandle` s. Stop it
+    :class:`~donecheck.actors.deployment.Deployment` of :class:`LocalHandle` s. Stop it
     with its ``kill()``."""
-    from donecheck.actors.deploy import LocalDeployment
 
     system = LocalSystem()
     url = config.effective_store_url

@@ -13,7 +13,7 @@ from typing import Any
 from donecheck.actors import calls
 from donecheck.actors.clock import Clock, SystemClock
 from donecheck.actors.config import Config, load_config
-from donecheck.actors.deploy import Deployment, LocalDeployment, deploy, disconnect, init_ray
+from donecheck.actors.deployment import Deployment, LocalDeployment
 from donecheck.actors.errors import ActorUnavailableError, AttachmentError, DeploymentError
 from donecheck.actors.ids import check_session_id, new_id, shard_of
 from donecheck.actors.messages import (
@@ -72,6 +72,8 @@ class DoneCheck:
         ``progress`` is told each step as it begins (starting Ray takes seconds).
         """
         import time
+
+        from donecheck.actors.deploy import deploy, disconnect, init_ray  # Ray: only here
 
         say = progress or (lambda _: None)
         config = config or load_config(**overrides)
@@ -347,4 +349,6 @@ class DoneCheck:
         if stop_deployment or self.local:
             self.deployment.kill()
         if self._started_ray:
+            from donecheck.actors.deploy import disconnect
+
             disconnect()

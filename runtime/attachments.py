@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, TypeAlias
 
 from donecheck.actors import calls
-from donecheck.actors.deploy import Deployment
+from donecheck.actors.deployment import Deployment
 from donecheck.actors.errors import AttachmentError
 from donecheck.actors.messages import ImageRole, ParseRequest
 from donecheck.parsers.material import Material, sha256_file, sha256_ref

@@ -25,7 +25,7 @@ import msgspec
 
 from donecheck.actors import calls
 from donecheck.actors.clock import Clock
-from donecheck.actors.deploy import Deployment
+from donecheck.actors.deployment import Deployment
 from donecheck.actors.errors import InputError, SessionClosedError
 from donecheck.actors.ids import new_id
 from donecheck.actors.messages import (

@@ -182,3 +182,30 @@ def test_each_event_reaches_the_ledger_once_from_its_one_owner(local: DoneCheck,
     assert after_duplicates == duplicates  # nobody sent an event twice
     assert after_appended - appended == 3  # the closing too, recorded at close
     assert SessionClosed not in kinds  # (the ledger was read before it)
+
+
+def test_reviewing_in_process_never_loads_ray(tmp_path: Path) -> None:
+    """``donecheck review`` runs the actors in this process: Ray is not imported at
+    all (it would cost seconds, and the in-process path must not need it)."""
+    examples = Path(__file__).resolve().parents[2] / "examples"
+    script = (
+        "import contextlib, io, sys\n"
+        "from donecheck.runtime.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()) as out:\n"
+        "    try:\n"
+        f"        main(['review', '--json', {str(examples)!r}])\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        "assert out.getvalue().count('decision') >= 8, out.getvalue()\n"
+        "print('ray' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=child_env(tmp_path),
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"
