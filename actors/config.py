@@ -191,6 +191,11 @@ class Config(BaseSettings):
         " share of each actor; on a full 2-core machine DoneCheck then served ~20% fewer"
         " sessions/s (benchmarks/RESULTS.md).",
     )
+    ray_runtime_env: dict[str, Any] = Field(
+        {},
+        description="Ray runtime environment of an embedded Ray instance (env_vars,"
+        " worker_process_setup_hook, …), for every process it starts.",
+    )
 
     @field_validator("judge_modalities")
     @classmethod

@@ -69,11 +69,14 @@ _CONTROLLER_CONCURRENCY = 2048
 def embedded_ray_options(config: Config) -> dict[str, Any]:
     """``ray.init`` options for an instance DoneCheck starts itself (call
     :func:`loopback_ray` first: the instance then listens on 127.0.0.1 only)."""
-    return {
+    options: dict[str, Any] = {
         "include_dashboard": False,
         "num_cpus": config.num_cpus,
         "_system_config": {"worker_niceness": config.worker_niceness},
     }
+    if config.ray_runtime_env:
+        options["runtime_env"] = dict(config.ray_runtime_env)
+    return options
 
 
 _LOOPBACK_SWITCH = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"

@@ -242,7 +242,7 @@ class FakeJudge:
     Each call takes the next scripted reply (then ``default``), or asks
     ``responder`` with the messages; every call is recorded in :attr:`calls`.
     Integration tests use the scripted HTTP server
-    (:class:`donecheck.runtime.scripted.ScriptedProvider`) instead, which also
+    (:class:`donecheck.runtime.testing.scripted.ScriptedProvider`) instead, which also
     exercises the client: retries, deadlines, streams.
     """
 

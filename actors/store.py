@@ -22,8 +22,6 @@ password removed from the URL.
 from __future__ import annotations
 
 import asyncio
-import os
-import random
 import sqlite3
 import threading
 import time
@@ -114,49 +112,8 @@ class LedgerStore(Protocol):
     def close(self) -> None: ...
 
 
-FAULT_RATE_ENV = "DONECHECK_STORE_FAULT_RATE"
-"""For chaos tests only: the share of store writes that fail as if the commit had
-(``benchmarks/chaos_soak.py`` sets it; never set it for real work)."""
-
-
 def open_store(url: str, name: str) -> LedgerStore:
     """Open the store at ``url`` for the actor ``name`` (``ledger-0`` …)."""
-    store = _open_store(url, name)
-    rate = float(os.environ.get(FAULT_RATE_ENV) or 0)
-    return FaultyStore(store, rate) if rate > 0 else store
-
-
-class FaultyStore:
-    """A store whose writes fail at ``rate`` before they commit (chaos tests)."""
-
-    def __init__(self, store: LedgerStore, rate: float) -> None:
-        self._store = store
-        self._rate = rate
-        self._random = random.Random()
-        self.injected = 0
-
-    def _maybe_fail(self) -> None:
-        if self._random.random() < self._rate:
-            self.injected += 1
-            raise StoreError("chaos", "injected fault: the commit failed")
-
-    def append(self, shard: int, rows: Any, new_sessions: Any = ()) -> None:
-        self._maybe_fail()
-        self._store.append(shard, rows, new_sessions)
-
-    def put_state(self, kind: str, key: str, data: bytes) -> None:
-        self._maybe_fail()
-        self._store.put_state(kind, key, data)
-
-    def put_states(self, kind: str, items: Sequence[tuple[str, bytes]]) -> None:
-        self._maybe_fail()
-        self._store.put_states(kind, items)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._store, name)
-
-
-def _open_store(url: str, name: str) -> LedgerStore:
     if url.startswith("memory://"):
         return MemoryStore()
     if url.startswith("sqlite://"):

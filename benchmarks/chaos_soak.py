@@ -9,7 +9,7 @@ does a budget cap hold, and what does a decision cost meanwhile?
 * a chaos thread kills a random actor (ledger, controller, budget, reviewer,
   parser) every 5-10 s; Ray restarts it from its store;
 * ``--store-faults`` of all store writes fail as if the commit had
-  (``DONECHECK_STORE_FAULT_RATE`` in every actor);
+  (``tests/support/chaos.py``, set up in every actor's process by Ray);
 * the judge (the scripted provider on 127.0.0.1) answers a mix: 429 with
   Retry-After, 500, a stream cut off part-way, a slow answer, and normal ones.
 
@@ -203,8 +203,8 @@ def read_back(data_dir: Path, namespace: str, sessions: list[str]) -> dict[str, 
 
 def main() -> None:
     from benchmarks.review_throughput import start_judge
-    from donecheck.actors.store import FAULT_RATE_ENV
     from donecheck.runtime import DoneCheck
+    from tests.support.chaos import STORE_FAULT_RATE_ENV
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", type=int, default=1_000)
@@ -215,7 +215,14 @@ def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="dc-chaos-"))
     script = tmp / "judge.jsonl"
     judge_script(script, args.sessions * 3, args.seed)
-    os.environ[FAULT_RATE_ENV] = str(args.store_faults)  # inherited by the actors
+    root = str(Path(__file__).resolve().parents[1])  # the actors import tests.support
+    faults = {
+        "env_vars": {
+            STORE_FAULT_RATE_ENV: str(args.store_faults),
+            "PYTHONPATH": os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p),
+        },
+        "worker_process_setup_hook": "tests.support.chaos.inject_store_faults",
+    }
     child, url = start_judge(0.05, script)
     namespace = "chaos"
     dc = DoneCheck.start(
@@ -225,6 +232,7 @@ def main() -> None:
         judge_base_url=url,
         judge_model="scripted",
         judge_stream=False,
+        ray_runtime_env=faults,
     )
     kills: Counter[str] = Counter()
     stop = threading.Event()

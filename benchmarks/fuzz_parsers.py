@@ -26,9 +26,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from donecheck.parsers import ParseLimits
-from donecheck.parsers import samples as generated
 from donecheck.parsers.material import Material, sha256_ref
 from donecheck.parsers.worker import IsolatedParser
+from tests.support import samples as generated
 
 REALWORLD = Path(__file__).resolve().parent.parent / "tests" / "realworld" / "files"
 SLOWEST_S = 10.0

@@ -303,7 +303,7 @@ class Script:
 
     def rounds(self) -> list[list[Any]]:
         """Each round's steps, the first round and then one per steer (the last repeats)."""
-        from donecheck.runtime.scripted import Reply
+        from donecheck.runtime.testing.scripted import Reply
 
         t = self.task
 
@@ -397,7 +397,7 @@ def responder(by_key: dict[str, Script]) -> Any:
 
 def judge_responder(request: Any) -> Any:
     """The fooled judge: no acceptance items of its own, and "pass" to every review."""
-    from donecheck.runtime.scripted import PASS_VERDICT, preanalysis_text
+    from donecheck.runtime.testing.scripted import PASS_VERDICT, preanalysis_text
 
     return preanalysis_text() if request.is_preanalysis else PASS_VERDICT
 
@@ -598,7 +598,7 @@ def report(mode: str, outcomes: list[Outcome]) -> None:
 
 async def run_mode(mode: str, selected: list[Script], root: Path) -> list[Outcome]:
     from donecheck.runtime import DoneCheck
-    from donecheck.runtime.scripted import ScriptedProvider
+    from donecheck.runtime.testing.scripted import ScriptedProvider
 
     by_key = {s.key: s for s in selected}
     outcomes = []

@@ -32,8 +32,8 @@ from benchmarks._common import describe, emit, log
 from donecheck.actors.messages import Material
 from donecheck.parsers import ParseLimits, parse_bytes
 from donecheck.parsers.material import sha256_ref
-from donecheck.parsers.samples import Sample, corpus, recovered
 from tests.realworld import missing
+from tests.support.samples import Sample, corpus, recovered
 
 _PAGED = {"pdf", "pptx", "epub"}
 

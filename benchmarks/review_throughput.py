@@ -161,7 +161,14 @@ def start_judge(latency: float, script: Path | None = None) -> tuple[subprocess.
     Lines file, first); the process and its URL."""
     replies = ["--script", str(script)] if script is not None else []
     child = subprocess.Popen(
-        [sys.executable, "-m", "donecheck.runtime.scripted", "--latency", str(latency), *replies],
+        [
+            sys.executable,
+            "-m",
+            "donecheck.runtime.testing.scripted",
+            "--latency",
+            str(latency),
+            *replies,
+        ],
         stdout=subprocess.PIPE,
         text=True,
     )

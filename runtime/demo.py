@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from donecheck.runtime.scripted import RecordedRequest, Reply, ScriptedProvider
+from donecheck.runtime.testing.scripted import RecordedRequest, Reply, ScriptedProvider
 
 __all__ = ["TASK", "demo_agent", "prepare_workspace", "run_demo"]
 

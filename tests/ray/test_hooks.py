@@ -129,7 +129,7 @@ def test_a_read_of_an_image_is_recorded_as_the_tools_material(
     import base64
 
     from donecheck.actors.messages import MaterialRecorded, ToolResult
-    from donecheck.parsers import samples
+    from tests.support import samples
 
     png = samples.image(seed=6, text=False).data
     claude_id = uuid.uuid4().hex

@@ -14,7 +14,12 @@ import ray
 from donecheck.actors.messages import BudgetQuery, UsageSummary
 from donecheck.runtime import DoneCheck, Steer
 from donecheck.runtime.cli import main
-from donecheck.runtime.scripted import RecordedRequest, Reply, ScriptedProvider, verdict_text
+from donecheck.runtime.testing.scripted import (
+    RecordedRequest,
+    Reply,
+    ScriptedProvider,
+    verdict_text,
+)
 from tests.ray.test_cli_review import EXPECTED
 
 pytestmark = pytest.mark.ray

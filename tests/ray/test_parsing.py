@@ -9,8 +9,8 @@ import pytest
 import ray
 
 from donecheck.actors.messages import MaterialRecorded, ViewRequest
-from donecheck.parsers import samples
 from donecheck.runtime import DoneCheck
+from tests.support import samples
 
 pytestmark = pytest.mark.ray
 

@@ -13,10 +13,9 @@ import pytest
 import ray
 
 from donecheck.actors.messages import MaterialRecorded, ViewRequest
-from donecheck.parsers import samples
 from donecheck.runtime import DoneCheck
 from donecheck.runtime.replay import review_transcript
-from donecheck.runtime.scripted import (
+from donecheck.runtime.testing.scripted import (
     PASS_VERDICT,
     RecordedRequest,
     Reply,
@@ -24,6 +23,7 @@ from donecheck.runtime.scripted import (
     preanalysis_text,
 )
 from donecheck.runtime.transcripts.openai import parse_openai
+from tests.support import samples
 
 pytestmark = pytest.mark.ray
 

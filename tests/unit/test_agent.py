@@ -13,7 +13,7 @@ import pytest
 from benchmarks.loop_outcomes import TASKS, Script, Task, prepare, responder, scripts
 from donecheck.actors.errors import DoneCheckError
 from donecheck.runtime.agent import AgentResult, run_agent
-from donecheck.runtime.scripted import ScriptedProvider
+from donecheck.runtime.testing.scripted import ScriptedProvider
 
 
 def _tests_pass(folder: Path, command: str) -> bool:

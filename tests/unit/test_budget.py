@@ -337,13 +337,19 @@ def test_usage_is_validated_negative_refused_beyond_the_grant_an_overrun() -> No
 def test_the_chaos_fault_knob_fails_writes_and_only_writes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The chaos benchmarks' store faults (``tests/support/chaos.py``): writes fail,
+    reads pass through; without the rate set, a worker's stores are the real ones."""
+    from donecheck.actors import store as store_module
     from donecheck.actors.errors import StoreError
-    from donecheck.actors.store import FAULT_RATE_ENV, open_store
+    from tests.support.chaos import STORE_FAULT_RATE_ENV, inject_store_faults
 
-    monkeypatch.setenv(FAULT_RATE_ENV, "1")
-    store = open_store(f"sqlite://{tmp_path}", "budget-0")
+    monkeypatch.setattr(store_module, "open_store", store_module.open_store)  # undone after
+    monkeypatch.delenv(STORE_FAULT_RATE_ENV, raising=False)
+    inject_store_faults()
+    assert not hasattr(store_module.open_store(f"sqlite://{tmp_path}", "budget-1"), "injected")
+    monkeypatch.setenv(STORE_FAULT_RATE_ENV, "1")
+    inject_store_faults()
+    store = store_module.StoreLocation(f"sqlite://{tmp_path}", "budget-0").open()
     with pytest.raises(StoreError, match="injected fault"):
         store.put_states("budget-0", [("k", b"v")])
     assert store.list_state("budget-0") == []  # reads pass through
-    monkeypatch.delenv(FAULT_RATE_ENV)
-    assert not hasattr(open_store(f"sqlite://{tmp_path}", "budget-1"), "injected")

@@ -24,7 +24,7 @@ from donecheck.actors.messages import (
     ViewRequest,
 )
 from donecheck.actors.review.rules import review_by_rules
-from donecheck.runtime.scripted import verdict_text
+from donecheck.runtime.testing.scripted import verdict_text
 from tests.unit.helpers import LedgerBuilder
 from tests.unit.test_combine import combined
 

@@ -85,7 +85,7 @@ def test_parse_text_json_markdown(tmp_path: Path, capsys: pytest.CaptureFixture[
 def test_parse_folder_of_mixed_documents(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from donecheck.parsers import samples
+    from tests.support import samples
 
     for kind in ("pdf", "docx", "xlsx", "csv", "zip"):
         sample = samples.sample(kind, seed=1)

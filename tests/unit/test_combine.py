@@ -11,7 +11,7 @@ from donecheck.actors.review.combine import combine
 from donecheck.actors.review.prompt import build_review_prompt
 from donecheck.actors.review.rules import acceptance_of, review_by_rules
 from donecheck.actors.review.verdicts import parse_verdict
-from donecheck.runtime.scripted import verdict_text
+from donecheck.runtime.testing.scripted import verdict_text
 from tests.unit.helpers import LedgerBuilder
 
 ANSWER = "I added divide() to calc.py and ran the tests; everything is in place now."

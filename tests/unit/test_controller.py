@@ -660,7 +660,7 @@ def _preanalysis(text: str) -> bool:
 
 
 def test_preanalysis_runs_while_the_agent_works_not_at_the_stop() -> None:
-    from donecheck.runtime.scripted import Reply, ScriptedProvider, verdict_text
+    from donecheck.runtime.testing.scripted import Reply, ScriptedProvider, verdict_text
 
     def responder(request: Any) -> Reply | None:
         return Reply(content='{"acceptance": []}') if _preanalysis(request.text) else None
@@ -699,7 +699,7 @@ def test_preanalysis_runs_while_the_agent_works_not_at_the_stop() -> None:
 def test_preanalysis_of_a_request_with_attachments_waits_for_their_content() -> None:
     from donecheck.actors.messages import AttachmentRef
     from donecheck.parsers import parse_bytes
-    from donecheck.runtime.scripted import Reply, ScriptedProvider
+    from donecheck.runtime.testing.scripted import Reply, ScriptedProvider
 
     spec = parse_bytes(b"- The README lists every command.\n", "spec.txt")
 
@@ -734,7 +734,7 @@ def test_preanalysis_of_a_request_with_attachments_waits_for_their_content() -> 
 
 def test_a_judged_turn_gets_its_usage_from_the_settlement_not_a_query() -> None:
     from donecheck.actors.messages import BudgetQuery, UsageSummary
-    from donecheck.runtime.scripted import Reply, ScriptedProvider, verdict_text
+    from donecheck.runtime.testing.scripted import Reply, ScriptedProvider, verdict_text
 
     class CountingBudgets(LocalBudgets):
         queries = 0

@@ -7,8 +7,8 @@ import zipfile
 
 import pytest
 
-from donecheck.parsers import samples as s
 from donecheck.parsers.detect import detect
+from tests.support import samples as s
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,7 @@ from donecheck.actors.judge import Attempt, FakeJudge, JudgeProvider, ProviderEr
 from donecheck.actors.messages import BudgetQuery, NoVerdict, ReviewResult, Verdict
 from donecheck.actors.peers import LocalBudgets
 from donecheck.actors.reviewer import Reviewer
-from donecheck.runtime.scripted import verdict_text
+from donecheck.runtime.testing.scripted import verdict_text
 from tests.unit.helpers import LedgerBuilder
 
 NO_ITEMS = '{"acceptance": []}'

@@ -12,7 +12,7 @@ import pymupdf
 import pytest
 
 from donecheck.parsers import ParseLimits, parse_bytes
-from donecheck.parsers import samples as s
+from tests.support import samples as s
 
 
 def test_encrypted_pdf_is_failed_encrypted_never_empty_text() -> None:

@@ -18,10 +18,10 @@ from donecheck.actors import calls
 from donecheck.actors.errors import ActorUnavailableError, UnknownSessionError
 from donecheck.actors.inprocess import LocalHandle, LocalSystem
 from donecheck.actors.messages import Deliver, Steer
-from donecheck.parsers import samples
 from donecheck.runtime import DoneCheck
 from donecheck.runtime.replay import review_transcript
 from donecheck.runtime.transcripts.detect import load_transcript
+from tests.support import samples
 from tests.support.env import child_env
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -25,7 +25,7 @@ from donecheck.actors.judge import (
     retry_after,
     usage_from,
 )
-from donecheck.runtime.scripted import Reply, ScriptedProvider
+from donecheck.runtime.testing.scripted import Reply, ScriptedProvider
 
 MESSAGES = [{"role": "user", "content": "review this"}]
 

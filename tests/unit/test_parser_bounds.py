@@ -16,9 +16,9 @@ import pymupdf
 import pytest
 
 from donecheck.parsers import parse_bytes
-from donecheck.parsers import samples as s
 from donecheck.parsers.base import failure_reason
 from donecheck.parsers.material import Material
+from tests.support import samples as s
 
 BOUND_S = 5.0
 
@@ -163,7 +163,8 @@ def test_parsing_writes_nothing_under_home_and_skips_the_layout_model(tmp_path: 
     home.mkdir()
     script = (
         "import sys\n"
-        "from donecheck.parsers import parse_bytes, samples\n"
+        "from donecheck.parsers import parse_bytes\n"
+        "from tests.support import samples\n"
         "for item in samples.corpus(30):\n"
         "    parse_bytes(item.data, item.name)\n"
         "print(sorted(m for m in sys.modules if m.startswith(('onnxruntime', 'pymupdf.layout',"

@@ -8,10 +8,10 @@ from donecheck.actors.config import Config
 from donecheck.actors.messages import ParseRequest
 from donecheck.actors.parser import AttachmentParser
 from donecheck.parsers import RECIPE_VERSION, ParseLimits, parse_bytes
-from donecheck.parsers import samples as s
 from donecheck.parsers.material import sha256_ref
 from donecheck.parsers.ocr import ocr_available
 from donecheck.parsers.office import soffice
+from tests.support import samples as s
 
 needs_ocr = pytest.mark.skipif(
     not ocr_available(), reason="Tesseract is not installed here (.ci/run installs it)"

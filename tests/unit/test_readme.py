@@ -40,6 +40,8 @@ def shown(name: str, value: object) -> str:
         return f"{value:g}"
     if isinstance(value, str):
         return f"`{value}`"
+    if isinstance(value, dict):
+        return f"`{value}`"
     if isinstance(value, tuple):
         items = ", ".join(f'"{v}"' for v in value)
         return f"`({items}{',' if len(value) == 1 else ''})`"

@@ -16,7 +16,7 @@ from donecheck.actors.messages import (
     ToolResult,
 )
 from donecheck.parsers import ParseLimits, parse_bytes
-from donecheck.parsers import samples as s
+from tests.support import samples as s
 
 SPEC_TEXT = (
     b"Invoices older than thirty days must be escalated to the finance lead.\n"

@@ -9,8 +9,8 @@ import pytest
 
 from donecheck.actors.messages import Block, Material
 from donecheck.parsers import ParseLimits, parse_bytes
-from donecheck.parsers import samples as s
 from donecheck.parsers.render import render_materials
+from tests.support import samples as s
 
 LIMITS = ParseLimits(ocr=False)
 

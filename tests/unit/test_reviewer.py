@@ -26,7 +26,12 @@ from donecheck.actors.messages import (
 from donecheck.actors.peers import LocalBudgets
 from donecheck.actors.reviewer import Reviewer
 from donecheck.parsers import parse_bytes
-from donecheck.runtime.scripted import RecordedRequest, Reply, ScriptedProvider, verdict_text
+from donecheck.runtime.testing.scripted import (
+    RecordedRequest,
+    Reply,
+    ScriptedProvider,
+    verdict_text,
+)
 from tests.unit.helpers import LedgerBuilder
 
 LONG = " The change is small and self-contained; nothing else was touched."
@@ -299,7 +304,7 @@ def test_a_denied_budget_means_no_call_and_says_so() -> None:
 
 
 def test_images_are_sent_only_to_a_route_that_sees_them() -> None:
-    from donecheck.parsers import samples
+    from tests.support import samples
 
     image = parse_bytes(samples.image(seed=1, text=False).data, "mock.png")
     assert image.previews
@@ -333,7 +338,7 @@ def test_an_image_a_tool_returned_reaches_the_judge_beside_its_result() -> None:
     never ask the agent to read it as if it were the user's attachment."""
     from donecheck.actors.messages import ImageRef, MaterialRecorded, ToolResult
     from donecheck.actors.review.rules import review_by_rules
-    from donecheck.parsers import samples
+    from tests.support import samples
 
     shot = samples.image(seed=4, text=False)
     material = msgspec.structs.replace(

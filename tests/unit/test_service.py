@@ -19,10 +19,10 @@ import psutil
 import pytest
 from hypothesis import HealthCheck, settings
 
-from donecheck.parsers import samples
 from donecheck.runtime import DoneCheck
 from donecheck.runtime.hooks import checklist_of
 from donecheck.runtime.service import Limits, create_app
+from tests.support import samples
 from tests.support.env import child_env
 from tests.support.server import Server
 

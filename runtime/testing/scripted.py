@@ -7,7 +7,7 @@ the next scripted :class:`Reply` (then the default one), plain or streamed
 call first (while the agent works) and then one review call per stop; give
 ``preanalysis=`` to answer the pre-analysis calls apart from the script::
 
-    from donecheck.runtime.scripted import Reply, ScriptedProvider, preanalysis_text
+    from donecheck.runtime.testing.scripted import Reply, ScriptedProvider, preanalysis_text
 
     with ScriptedProvider(
         [Reply(status=429, headers={"retry-after": "1"}),
@@ -24,7 +24,7 @@ cut its stream (``cut_after`` chunks), keep the connection alive by dripping a
 byte at a time without ever finishing (``drip_s``), or drop the connection
 (``drop``). A ``responder`` function can choose replies from the request.
 
-Run it on its own (benchmarks do) with ``python -m donecheck.runtime.scripted
+Run it on its own (benchmarks do) with ``python -m donecheck.runtime.testing.scripted
 --latency 0.2``: it prints ``{"url": …}`` on its first line and serves until
 stopped.
 """
@@ -494,7 +494,7 @@ async def _stream(
 
 def _main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m donecheck.runtime.scripted",
+        prog="python -m donecheck.runtime.testing.scripted",
         description="Serve scripted OpenAI chat completions on 127.0.0.1 until stopped.",
     )
     parser.add_argument("--port", type=int, default=0, help="port (default: any free one)")
