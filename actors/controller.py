@@ -31,7 +31,7 @@ import msgspec
 
 from donecheck.actors import process
 from donecheck.actors.batching import answer_each
-from donecheck.actors.clock import Clock, SystemClock
+from donecheck.actors.clock import Clock, SystemClock, within
 from donecheck.actors.config import Config
 from donecheck.actors.errors import UnknownSessionError
 from donecheck.actors.ids import serial_id
@@ -666,7 +666,7 @@ class CompletionController:
         review_id = request.review_id
         timeout = self._config.review_timeout_s
         try:
-            return await asyncio.wait_for(self._reviewer.review(request), timeout)
+            return await within(self._clock, timeout, self._reviewer.review(request))
         except TimeoutError:
             return NoVerdict(
                 review_id=review_id, reason=f"the review timed out after {timeout:g} s"

@@ -28,7 +28,6 @@ cost under load, ``benchmarks/RESULTS.md``):
 
 from __future__ import annotations
 
-import asyncio
 import email.utils
 import ipaddress
 import json
@@ -45,6 +44,7 @@ import aiohttp
 import msgspec
 
 from donecheck.actors.bounds import nesting_exceeds
+from donecheck.actors.clock import Clock, SystemClock, within
 from donecheck.actors.config import Config
 from donecheck.actors.errors import DoneCheckError
 from donecheck.actors.redact import redact
@@ -382,8 +382,11 @@ class OpenAIProvider:
         backoff_s: float = 0.5,
         retry_after_cap_s: float = 20.0,
         max_answer_bytes: int = 8 << 20,
-        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        clock: Clock | None = None,
+        sleep: Callable[[float], Awaitable[None]] | None = None,
     ) -> None:
+        """``clock`` keeps the deadline and the attempts' durations, and its sleep
+        waits out a back-off (unless ``sleep`` is given for that)."""
         problem = route.problem()
         if problem is not None:
             raise ProviderError(f"invalid judge route: {problem}")
@@ -395,7 +398,8 @@ class OpenAIProvider:
         self._backoff_s = backoff_s
         self._retry_after_cap_s = retry_after_cap_s
         self._max_answer_bytes = max_answer_bytes
-        self._sleep = sleep
+        self._clock = clock or SystemClock()
+        self._sleep = sleep or self._clock.sleep
         self._headers = {
             "content-type": "application/json",
             "user-agent": "donecheck-judge",
@@ -444,41 +448,8 @@ class OpenAIProvider:
             raise ProviderError(f"refused: {host!r} is not a loopback address")
         body = _json_encode(self._body(messages, max_tokens))
         attempts: list[Attempt] = []
-        started = time.monotonic()
         try:
-            async with asyncio.timeout(deadline_s):
-                for number in range(1, self._max_attempts + 1):
-                    begun = time.monotonic()
-                    try:
-                        text, usage, model, finish = await self._attempt(body)
-                    except _AttemptFailed as failed:
-                        attempts.append(
-                            Attempt(
-                                number,
-                                failed.status,
-                                failed.usage,
-                                failed.error,
-                                time.monotonic() - begun,
-                                failed.sent,
-                            )
-                        )
-                        if not failed.retry or number == self._max_attempts:
-                            raise ProviderError(
-                                f"the judge call failed after {number} attempt(s): {failed.error}",
-                                attempts,
-                            ) from None
-                        wait = self._wait(number, failed.wait_s)
-                        remaining = deadline_s - (time.monotonic() - started)
-                        if wait >= remaining:
-                            raise ProviderError(
-                                f"the judge call failed: {failed.error}; a retry in {wait:.1f} s"
-                                f" would pass the {deadline_s:g} s deadline",
-                                attempts,
-                            ) from None
-                        await self._sleep(wait)
-                        continue
-                    attempts.append(Attempt(number, 200, usage, "", time.monotonic() - begun))
-                    return Generation(text, usage, tuple(attempts), model, finish)
+            return await within(self._clock, deadline_s, self._attempts(body, deadline_s, attempts))
         except TimeoutError:
             attempts.append(
                 Attempt(
@@ -492,6 +463,46 @@ class OpenAIProvider:
             raise ProviderError(
                 f"the judge call passed its {deadline_s:g} s deadline", attempts
             ) from None
+
+    async def _attempts(
+        self, body: bytes, deadline_s: float, attempts: list[Attempt]
+    ) -> Generation:
+        """The call, tried again after a failure that may pass, within the deadline
+        (each attempt recorded in ``attempts`` as it ends)."""
+        clock = self._clock
+        started = clock.monotonic()
+        for number in range(1, self._max_attempts + 1):
+            begun = clock.monotonic()
+            try:
+                text, usage, model, finish = await self._attempt(body)
+            except _AttemptFailed as failed:
+                attempts.append(
+                    Attempt(
+                        number,
+                        failed.status,
+                        failed.usage,
+                        failed.error,
+                        clock.monotonic() - begun,
+                        failed.sent,
+                    )
+                )
+                if not failed.retry or number == self._max_attempts:
+                    raise ProviderError(
+                        f"the judge call failed after {number} attempt(s): {failed.error}",
+                        attempts,
+                    ) from None
+                wait = self._wait(number, failed.wait_s)
+                remaining = deadline_s - (clock.monotonic() - started)
+                if wait >= remaining:
+                    raise ProviderError(
+                        f"the judge call failed: {failed.error}; a retry in {wait:.1f} s"
+                        f" would pass the {deadline_s:g} s deadline",
+                        attempts,
+                    ) from None
+                await self._sleep(wait)
+                continue
+            attempts.append(Attempt(number, 200, usage, "", clock.monotonic() - begun))
+            return Generation(text, usage, tuple(attempts), model, finish)
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _wait(self, number: int, server_says: float | None) -> float:

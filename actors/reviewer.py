@@ -460,6 +460,7 @@ class Reviewer:
                 max_connections=self._config.reviewer_concurrency,
                 retry_after_cap_s=self._config.judge_retry_after_cap_s,
                 max_answer_bytes=self._config.judge_max_answer_bytes,
+                clock=self._clock,
             )
         return self._provider
 

@@ -779,22 +779,29 @@ def test_a_judged_turn_gets_its_usage_from_the_settlement_not_a_query() -> None:
     run(body)
 
 
-def test_a_review_that_never_answers_times_out_as_unverified(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_a_review_that_never_answers_times_out_as_unverified() -> None:
+    """The review's deadline is on the controller's clock: advancing it past the
+    deadline ends the stop at once (nothing sleeps), unverified, never a pass."""
+
     class Hung(Reviewer):
         async def review(self, request: ReviewRequest) -> ReviewResult:
             await asyncio.Event().wait()  # the reviewer is stuck
             raise AssertionError("unreachable")
 
-    monkeypatch.setattr(Config, "review_timeout_s", property(lambda self: 0.2))
-
     async def body() -> None:
-        c, ledgers, _ = make(LocalReviewers([Hung()]))
+        c, ledgers, clock = make(LocalReviewers([Hung()]))
+        timeout = Config().review_timeout_s
         await open_session(c, ledgers)
         await pytest_run(ledgers, "a", 1)
-        action = await asyncio.wait_for(c.handle(TurnStopping(session_id="s1", answer=CLAIM)), 5)
+        stop = asyncio.ensure_future(c.handle(TurnStopping(session_id="s1", answer=CLAIM)))
+        while clock.sleeping == 0:  # the controller is waiting on the review now
+            await asyncio.sleep(0)
+        clock.advance(timeout - 1)
+        await asyncio.sleep(0)
+        assert not stop.done()  # a second early: still waiting
+        clock.advance(1)
+        action = await asyncio.wait_for(stop, 5)
         assert isinstance(action, Report) and action.reason == "unverified"
-        assert "timed out after 0.2 s" in action.report.notes[-1]
+        assert f"timed out after {timeout:g} s" in action.report.notes[-1]
 
     run(body)

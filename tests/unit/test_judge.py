@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from donecheck.actors.clock import FakeClock
 from donecheck.actors.config import Config
 from donecheck.actors.judge import (
     Generation,
@@ -48,18 +49,34 @@ def call(
     sleeps: Sleeps | None = None,
     key: str | None = None,
     cap_s: float = 20.0,
+    advance_s: float | None = None,
 ) -> tuple[Generation | ProviderError, ScriptedProvider]:
+    """One judge call against a scripted server. With ``advance_s``, the call's clock
+    is a fake one, moved that far once the server has the request: a deadline is
+    then tested without waiting for it."""
+
     async def go() -> tuple[Generation | ProviderError, ScriptedProvider]:
         async with ScriptedProvider(replies, default=Reply(status=500)) as server:
             route = JudgeRoute(base_url=server.url, model="judge", api_key=key, stream=stream)
+            clock = FakeClock() if advance_s is not None else None
             provider = OpenAIProvider(
-                route, sleep=sleeps or Sleeps(), backoff_s=0.5, retry_after_cap_s=cap_s
+                route,
+                sleep=sleeps or Sleeps(),
+                backoff_s=0.5,
+                retry_after_cap_s=cap_s,
+                clock=clock,
             )
             try:
-                return (
-                    await provider.generate(MESSAGES, max_tokens=100, deadline_s=deadline_s),
-                    server,
+                called = asyncio.ensure_future(
+                    provider.generate(MESSAGES, max_tokens=100, deadline_s=deadline_s)
                 )
+                if clock is not None and advance_s is not None:
+                    for _ in range(500):  # the server has it, and the deadline is set
+                        if server.requests and clock.sleeping:
+                            break
+                        await asyncio.sleep(0.01)
+                    clock.advance(advance_s)
+                return await called, server
             except ProviderError as exc:
                 return exc, server
             finally:
@@ -145,17 +162,23 @@ def test_broken_answers_are_retried(bad: Reply) -> None:
 
 
 def test_the_deadline_holds_against_a_dripping_server() -> None:
+    """A byte every 50 ms for 30 s keeps each read alive: only the overall deadline,
+    on the judge's clock, ends the call."""
     started = time.monotonic()
-    result, _ = call([Reply(drip_s=30, drip_every=0.05)], deadline_s=1.0)
-    elapsed = time.monotonic() - started
+    result, _ = call([Reply(drip_s=30, drip_every=0.05)], deadline_s=150.0, advance_s=150.0)
     assert isinstance(result, ProviderError)
-    assert "deadline" in str(result)
-    assert elapsed < 5.0  # not 30 s: the overall deadline, not a per-read timeout
+    assert "passed its 150 s deadline" in str(result)
+    assert time.monotonic() - started < 10.0  # the clock moved, nobody waited 150 s
 
 
 def test_the_deadline_covers_slow_answers_too() -> None:
-    result, _ = call([Reply(latency_s=5.0)], deadline_s=0.5)
-    assert isinstance(result, ProviderError) and "0.5 s deadline" in str(result)
+    result, _ = call([Reply(latency_s=30.0)], deadline_s=150.0, advance_s=150.0)
+    assert isinstance(result, ProviderError) and "150 s deadline" in str(result)
+
+
+def test_a_call_within_its_deadline_is_not_cut() -> None:
+    result, _ = call([Reply(latency_s=0.3, content="ok")], deadline_s=150.0, advance_s=149.0)
+    assert isinstance(result, Generation) and result.text == "ok"
 
 
 def test_usage_is_read_per_attempt_and_missing_usage_is_unknown() -> None:
