@@ -55,6 +55,7 @@ class FakeClock:
         self._mono = 0.0
         self._order = itertools.count()
         self._sleepers: list[tuple[float, int, asyncio.Future[None]]] = []
+        self._slept: asyncio.Event | None = None
 
     def now(self) -> float:
         return self._now
@@ -68,12 +69,21 @@ class FakeClock:
             return
         woken: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         heapq.heappush(self._sleepers, (self._mono + seconds, next(self._order), woken))
+        if self._slept is not None:
+            self._slept.set()
         await woken
 
     @property
     def sleeping(self) -> int:
-        """Sleeps not yet over (a test waits for the code under test to start one)."""
+        """Sleeps not yet over."""
         return sum(1 for *_, woken in self._sleepers if not woken.done())
+
+    async def until_sleeping(self, count: int = 1) -> None:
+        """Return once ``count`` sleeps are under way (the code under test is now
+        waiting on this clock: advancing it will be seen)."""
+        while self.sleeping < count:
+            self._slept = asyncio.Event()
+            await self._slept.wait()
 
     def advance(self, seconds: float) -> None:
         if seconds < 0:

@@ -794,8 +794,7 @@ def test_a_review_that_never_answers_times_out_as_unverified() -> None:
         await open_session(c, ledgers)
         await pytest_run(ledgers, "a", 1)
         stop = asyncio.ensure_future(c.handle(TurnStopping(session_id="s1", answer=CLAIM)))
-        while clock.sleeping == 0:  # the controller is waiting on the review now
-            await asyncio.sleep(0)
+        await clock.until_sleeping()  # the controller is waiting on the review now
         clock.advance(timeout - 1)
         await asyncio.sleep(0)
         assert not stop.done()  # a second early: still waiting

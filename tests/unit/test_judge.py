@@ -71,10 +71,7 @@ def call(
                     provider.generate(MESSAGES, max_tokens=100, deadline_s=deadline_s)
                 )
                 if clock is not None and advance_s is not None:
-                    for _ in range(500):  # the server has it, and the deadline is set
-                        if server.requests and clock.sleeping:
-                            break
-                        await asyncio.sleep(0.01)
+                    await asyncio.wait_for(clock.until_sleeping(), 10)  # the deadline is set
                     clock.advance(advance_s)
                 return await called, server
             except ProviderError as exc:
