@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -24,6 +25,7 @@ from donecheck.actors.evidence.shell import check_run
 from donecheck.actors.messages import CheckReport, ToolResult
 
 __all__ = [
+    "SUMMARIES",
     "Outcome",
     "exit_status_from_output",
     "hollow_output",
@@ -110,36 +112,47 @@ def _summary_in(tail: str, low: str | None) -> int | None:
 _FAILED_COUNT = re.compile(r"(?i)\b[1-9]\d* (?:failed|errors?)\b")
 
 
+def _failing(pattern: re.Pattern[str]) -> Callable[[list[str]], int]:
+    """1 when any of the summaries found holds a non-zero count ``pattern`` matches."""
+    return lambda found: 1 if any(pattern.search(counts) for counts in found) else 0
+
+
+_JEST_FAILED = re.compile(r"(?i)\b[1-9]\d* failed\b")
+
+SUMMARIES: list[tuple[str, re.Pattern[str], int | Callable[[list[str]], int]]] = [
+    # (runner, its summary, the exit status it says: a number, or read from every
+    # summary found). The first row whose summary occurs decides.
+    ("pytest", _PYTEST_SUMMARY, _failing(_FAILED_COUNT)),  # "1 FAILED in 0.1s" is no pass
+    ("pytest", _PYTEST_NO_TESTS, 5),
+    ("unittest", _UNITTEST_FAILED, 1),
+    ("unittest", _UNITTEST_OK, 0),
+    ("jest", _JEST_TESTS, _failing(_JEST_FAILED)),
+    ("vitest", _VITEST_TESTS, _failing(_JEST_FAILED)),
+    ("cargo test", _CARGO_RESULT, lambda found: 0 if all(r == "ok" for r in found) else 101),
+    ("go test", _GO_FAIL, 1),
+    ("go test", _GO_OK, 0),
+    ("mypy", _MYPY_FOUND, 1),
+    ("ruff", _RUFF_FOUND, 1),
+    ("tsc", _TSC_ERROR, 1),
+    ("mypy", _MYPY_OK, 0),
+    ("ruff", _RUFF_OK, 0),
+    ("eslint", _ESLINT_PROBLEMS, lambda found: 1 if int(found[-1]) > 0 else 0),
+]
+"""Test runners' and linters' summaries, and the exit status each says."""
+
+
 def _summary_of(tail: str) -> int | None:
-    """The status a runner's summary in ``tail`` says. Any failure summary fails it,
-    whatever follows: ``pytest -q; echo '3 passed in 0.1s'`` still shows the real one."""
-    pytest = _PYTEST_SUMMARY.findall(tail)
-    if pytest:
-        # as case-blind as the summary pattern: "1 FAILED in 0.1s" is not a pass
-        return 1 if any(_FAILED_COUNT.search(counts) for counts in pytest) else 0
-    if _PYTEST_NO_TESTS.search(tail):
-        return 5
-    if _UNITTEST_FAILED.search(tail):
-        return 1
-    if _UNITTEST_OK.search(tail):
-        return 0
-    jest = _JEST_TESTS.findall(tail) or _VITEST_TESTS.findall(tail)
-    if jest:
-        return 1 if any(re.search(r"(?i)\b[1-9]\d* failed\b", line) for line in jest) else 0
-    cargo = _CARGO_RESULT.findall(tail)
-    if cargo:
-        return 0 if all(r == "ok" for r in cargo) else 101
-    if _GO_FAIL.search(tail):
-        return 1
-    if _GO_OK.search(tail):
-        return 0
-    if _MYPY_FOUND.search(tail) or _RUFF_FOUND.search(tail) or _TSC_ERROR.search(tail):
-        return 1
-    if _MYPY_OK.search(tail) or _RUFF_OK.search(tail):
-        return 0
-    eslint = _ESLINT_PROBLEMS.findall(tail)
-    if eslint:
-        return 1 if int(eslint[-1]) > 0 else 0
+    """The status a runner's summary in ``tail`` says (:data:`SUMMARIES`). Any
+    failure summary fails it, whatever follows: ``pytest -q; echo '3 passed in 0.1s'``
+    still shows the real one."""
+    for _, pattern, says in SUMMARIES:
+        if isinstance(says, int):
+            if pattern.search(tail):
+                return says
+            continue
+        found = pattern.findall(tail)
+        if found:
+            return says(found)
     return None
 
 
