@@ -58,7 +58,18 @@ from donecheck.actors.messages import (
 from donecheck.actors.process import process_facts
 from donecheck.actors.store import LedgerStore, StateWriter, StoreLocation, opened
 
-__all__ = ["BudgetAccountant", "Caps", "Pool", "SessionUsage", "grant"]
+__all__ = [
+    "Accounted",
+    "BudgetAccountant",
+    "Caps",
+    "Pool",
+    "SessionUsage",
+    "account",
+    "grant",
+    "reserve",
+    "settle",
+    "summary_of",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +199,178 @@ def grant(
 
 
 _SETTLED_KEPT = 256
+
+
+@dataclass(frozen=True, slots=True)
+class Accounted:
+    """What one message does to a session's budget: the reply and the state after it
+    (``changed``: something must be written), and how it counts in the statistics."""
+
+    reply: BudgetReply
+    usage: SessionUsage
+    tenant: Pool | None = None
+    shard: Pool | None = None
+    changed: bool = False
+    counted: str = ""
+    """``granted``, ``denied`` or ``settled`` (the actor's statistics)."""
+
+
+def summary_of(session_id: str, usage: SessionUsage, caps: Caps) -> UsageSummary:
+    """A session's usage as the report card shows it."""
+    return UsageSummary(
+        session_id=session_id,
+        main_calls=usage.main_calls,
+        aux_calls=dict(usage.aux_calls),
+        aux_tokens=usage.tokens,
+        unknown_calls=usage.unknown_calls,
+        rechecks=usage.rechecks,
+        reserved_tokens=usage.reserved,
+        cache_hit_tokens=usage.cache_hit_tokens,
+        cap=caps.session_tokens,
+        aux_tokens_by_kind=dict(usage.kind_tokens),
+        retries=usage.retries,
+        invalid_reports=usage.invalid_reports,
+        overruns=usage.overruns,
+        overrun_tokens=usage.overrun_tokens,
+    )
+
+
+def _without(held: dict[str, int], reservation_id: str) -> dict[str, int]:
+    return {k: v for k, v in held.items() if k != reservation_id}
+
+
+def reserve(
+    msg: Reserve, usage: SessionUsage, caps: Caps, tenant: Pool | None, shard: Pool | None
+) -> Accounted:
+    """A reservation: granted (its tokens held in the session and its pools) or
+    denied (:func:`grant`); a retried one gets the answer it got."""
+    if msg.reservation_id in usage.grants:  # a retried message: same answer
+        granted = Grant(
+            reservation_id=msg.reservation_id,
+            max_output_tokens=usage.grants[msg.reservation_id],
+            deadline_s=caps.call_timeout_s,
+        )
+        return Accounted(granted, usage, tenant, shard)
+    answer = grant(usage, msg, caps, tenant=tenant, shard=shard)
+    if not isinstance(answer, Grant):
+        return Accounted(answer, usage, tenant, shard, counted="denied")
+    held = msg.prompt_tokens + answer.max_output_tokens
+    rid = msg.reservation_id
+    kept = msgspec.structs.replace(
+        usage,
+        reservations={**usage.reservations, rid: held},
+        grants={**usage.grants, rid: answer.max_output_tokens},
+    )
+    return Accounted(
+        answer,
+        kept,
+        _pool_after(tenant, holds=(rid, held)),
+        _pool_after(shard, holds=(rid, held)),
+        changed=True,
+        counted="granted",
+    )
+
+
+def _pool_after(
+    pool: Pool | None,
+    *,
+    spent: int = 0,
+    holds: tuple[str, int] | None = None,
+    releases: str | None = None,
+) -> Pool | None:
+    """``pool`` after a call spent tokens from it, held a reservation or released one."""
+    if pool is None:
+        return None
+    reservations = pool.reservations
+    if holds is not None:
+        reservations = {**reservations, holds[0]: holds[1]}
+    if releases is not None:
+        reservations = _without(reservations, releases)
+    return msgspec.structs.replace(pool, tokens=pool.tokens + spent, reservations=reservations)
+
+
+def settle(
+    msg: UsageReport, usage: SessionUsage, caps: Caps, tenant: Pool | None, shard: Pool | None
+) -> Accounted:
+    """One attempt's reported usage, counted once: a retried report changes nothing;
+    negative counts are refused and the call's usage is unknown; the final attempt
+    releases the reservation."""
+    key = f"{msg.reservation_id}:{msg.attempt}"
+    if key in usage.settled:  # a retried message: counted already
+        settled = Settled(
+            reservation_id=msg.reservation_id,
+            session_tokens=usage.tokens,
+            usage=summary_of(msg.session_id, usage, caps),
+        )
+        return Accounted(settled, usage, tenant, shard)
+    new = msgspec.structs.replace(usage, settled=[*usage.settled[-_SETTLED_KEPT + 1 :], key])
+    counts = (msg.input_tokens, msg.output_tokens, msg.cache_hit_tokens)
+    invalid = any(c is not None and c < 0 for c in counts)
+    unknown = invalid or msg.input_tokens is None or msg.output_tokens is None
+    spent = 0
+    if invalid:  # refused: nothing counted from it; the call's usage is unknown
+        new.invalid_reports += 1
+        new.unknown_calls += 1
+    elif unknown and msg.rejected:
+        unknown = False  # refused before any output: nothing was used
+    elif unknown:
+        new.unknown_calls += 1
+    else:
+        spent = (msg.input_tokens or 0) + (msg.output_tokens or 0)
+        new.tokens += spent
+        new.input_tokens += msg.input_tokens or 0
+        new.output_tokens += msg.output_tokens or 0
+        new.cache_hit_tokens += msg.cache_hit_tokens or 0
+        new.kind_tokens = {**new.kind_tokens, msg.kind: new.kind_tokens.get(msg.kind, 0) + spent}
+        allowed = new.grants.get(msg.reservation_id)
+        if allowed is not None and (msg.output_tokens or 0) > allowed:
+            new.overruns += 1
+            new.overrun_tokens += (msg.output_tokens or 0) - allowed
+    if msg.attempt > 1:
+        new.retries += 1
+    if msg.attempt == 1:
+        new.aux_calls = {**new.aux_calls, msg.kind: new.aux_calls.get(msg.kind, 0) + 1}
+        if msg.kind == "review" and new.aux_calls[msg.kind] > 1:
+            new.rechecks += 1
+    if msg.final:
+        new.grants = _without(new.grants, msg.reservation_id)
+        new.reservations = _without(new.reservations, msg.reservation_id)
+    release = msg.reservation_id if msg.final else None
+    settled = Settled(
+        reservation_id=msg.reservation_id,
+        session_tokens=new.tokens,
+        unknown=unknown,
+        usage=summary_of(msg.session_id, new, caps),
+    )
+    return Accounted(
+        settled,
+        new,
+        _pool_after(tenant, spent=spent, releases=release),
+        _pool_after(shard, spent=spent, releases=release),
+        changed=True,
+        counted="settled",
+    )
+
+
+def account(
+    msg: BudgetInbox, usage: SessionUsage, caps: Caps, tenant: Pool | None, shard: Pool | None
+) -> Accounted:
+    """What ``msg`` does to the session's ``usage`` and its pools. Pure: the state in,
+    the reply and the state after out; nothing is changed in place."""
+    match msg:
+        case Reserve():
+            return reserve(msg, usage, caps, tenant, shard)
+        case UsageReport():
+            return settle(msg, usage, caps, tenant, shard)
+        case MainCallRecorded():
+            new = msgspec.structs.replace(usage, main_calls=usage.main_calls + msg.count)
+            ack = Ack(session_id=msg.session_id, detail=f"main calls {new.main_calls}")
+            return Accounted(ack, new, tenant, shard, changed=True)
+        case BudgetQuery():
+            return Accounted(summary_of(msg.session_id, usage, caps), usage, tenant, shard)
+    raise TypeError(f"the budget accountant does not accept {type(msg).__name__}")
+
+
 _SESSION = "session:"
 _TENANT = "tenant:"
 _SHARD = "shard"
@@ -325,139 +508,35 @@ class BudgetAccountant:
         return self._tenants.setdefault(usage.tenant, Pool())
 
     def apply(self, msg: BudgetInbox) -> tuple[BudgetReply, list[tuple[str, bytes]]]:
-        """The reply and the state entries to persist. No I/O, no ``await``: atomic."""
-        match msg:
-            case Reserve():
-                usage = self._usage(msg.session_id, msg.tenant)
-                if msg.reservation_id in usage.grants:  # a retried message: same answer
-                    return (
-                        Grant(
-                            reservation_id=msg.reservation_id,
-                            max_output_tokens=usage.grants[msg.reservation_id],
-                            deadline_s=self._caps.call_timeout_s,
-                        ),
-                        [],
-                    )
-                tenant = self._tenant_pool(usage)
-                shard = self._pool if self._caps.global_tokens is not None else None
-                answer = grant(usage, msg, self._caps, tenant=tenant, shard=shard)
-                if not isinstance(answer, Grant):
-                    self._stats["denied"] += 1
-                    return answer, []
-                held = msg.prompt_tokens + answer.max_output_tokens
-                usage.reservations = {**usage.reservations, msg.reservation_id: held}
-                usage.grants = {**usage.grants, msg.reservation_id: answer.max_output_tokens}
-                for pool in (tenant, shard):
-                    if pool is not None:
-                        pool.reservations = {**pool.reservations, msg.reservation_id: held}
-                self._held[msg.reservation_id] = (msg.session_id, held)
-                self._stats["granted"] += 1
-                return answer, self._dirty(msg.session_id, usage)
-            case UsageReport():
-                usage = self._usage(msg.session_id, msg.tenant)
-                key = f"{msg.reservation_id}:{msg.attempt}"
-                if key in usage.settled:  # a retried message: counted already
-                    return (
-                        Settled(
-                            reservation_id=msg.reservation_id,
-                            session_tokens=usage.tokens,
-                            usage=self.summary(msg.session_id, usage),
-                        ),
-                        [],
-                    )
-                usage.settled = [*usage.settled[-_SETTLED_KEPT + 1 :], key]
-                tenant = self._tenant_pool(usage)
-                shard = self._pool if self._caps.global_tokens is not None else None
-                counts = (msg.input_tokens, msg.output_tokens, msg.cache_hit_tokens)
-                invalid = any(c is not None and c < 0 for c in counts)
-                unknown = invalid or msg.input_tokens is None or msg.output_tokens is None
-                if invalid:  # refused: nothing counted from it; the call's usage is unknown
-                    usage.invalid_reports += 1
-                    usage.unknown_calls += 1
-                elif unknown and msg.rejected:
-                    unknown = False  # refused before any output: nothing was used
-                elif unknown:
-                    usage.unknown_calls += 1
-                else:
-                    spent = (msg.input_tokens or 0) + (msg.output_tokens or 0)
-                    usage.tokens += spent
-                    usage.input_tokens += msg.input_tokens or 0
-                    usage.output_tokens += msg.output_tokens or 0
-                    usage.cache_hit_tokens += msg.cache_hit_tokens or 0
-                    usage.kind_tokens = {
-                        **usage.kind_tokens,
-                        msg.kind: usage.kind_tokens.get(msg.kind, 0) + spent,
-                    }
-                    for pool in (tenant, shard):
-                        if pool is not None:
-                            pool.tokens += spent
-                    allowed = usage.grants.get(msg.reservation_id)
-                    if allowed is not None and (msg.output_tokens or 0) > allowed:
-                        usage.overruns += 1
-                        usage.overrun_tokens += (msg.output_tokens or 0) - allowed
-                if msg.attempt > 1:
-                    usage.retries += 1
-                if msg.attempt == 1:
-                    usage.aux_calls = {
-                        **usage.aux_calls,
-                        msg.kind: usage.aux_calls.get(msg.kind, 0) + 1,
-                    }
-                    if msg.kind == "review" and usage.aux_calls[msg.kind] > 1:
-                        usage.rechecks += 1
-                if msg.final:
-                    self._held.pop(msg.reservation_id, None)
-                    usage.grants = {
-                        k: v for k, v in usage.grants.items() if k != msg.reservation_id
-                    }
-                    usage.reservations = {
-                        k: v for k, v in usage.reservations.items() if k != msg.reservation_id
-                    }
-                    for pool in (tenant, shard):
-                        if pool is not None:
-                            pool.reservations = {
-                                k: v
-                                for k, v in pool.reservations.items()
-                                if k != msg.reservation_id
-                            }
-                self._stats["settled"] += 1
-                return (
-                    Settled(
-                        reservation_id=msg.reservation_id,
-                        session_tokens=usage.tokens,
-                        unknown=unknown,
-                        usage=self.summary(msg.session_id, usage),
-                    ),
-                    self._dirty(msg.session_id, usage),
-                )
-            case MainCallRecorded():
-                usage = self._usage(msg.session_id, msg.tenant)
-                usage.main_calls += msg.count
-                return (
-                    Ack(session_id=msg.session_id, detail=f"main calls {usage.main_calls}"),
-                    self._dirty(msg.session_id, usage),
-                )
-            case BudgetQuery():
-                usage = self._sessions.get(msg.session_id) or SessionUsage()
-                return self.summary(msg.session_id, usage), []
-        raise TypeError(f"the budget accountant does not accept {type(msg).__name__}")
+        """The reply and the state entries to persist (:func:`account` decides; this
+        keeps what it decided). No I/O, no ``await``: atomic."""
+        if isinstance(msg, BudgetQuery):
+            usage = self._sessions.get(msg.session_id) or SessionUsage()
+            return summary_of(msg.session_id, usage, self._caps), []
+        usage = self._usage(msg.session_id, msg.tenant)
+        tenant = self._tenant_pool(usage)
+        shard = self._pool if self._caps.global_tokens is not None else None
+        done = account(msg, usage, self._caps, tenant, shard)
+        if done.counted:
+            self._stats[done.counted] += 1
+        if not done.changed:
+            return done.reply, []
+        self._sessions[msg.session_id] = done.usage
+        if done.tenant is not None and usage.tenant is not None:
+            self._tenants[usage.tenant] = done.tenant
+        if done.shard is not None:
+            self._pool = done.shard
+        if isinstance(msg, Reserve):
+            self._held[msg.reservation_id] = (
+                msg.session_id,
+                done.usage.reservations[msg.reservation_id],
+            )
+        elif isinstance(msg, UsageReport) and msg.final:
+            self._held.pop(msg.reservation_id, None)
+        return done.reply, self._dirty(msg.session_id, done.usage)
 
     def summary(self, session_id: str, usage: SessionUsage) -> UsageSummary:
-        return UsageSummary(
-            session_id=session_id,
-            main_calls=usage.main_calls,
-            aux_calls=dict(usage.aux_calls),
-            aux_tokens=usage.tokens,
-            unknown_calls=usage.unknown_calls,
-            rechecks=usage.rechecks,
-            reserved_tokens=usage.reserved,
-            cache_hit_tokens=usage.cache_hit_tokens,
-            cap=self._caps.session_tokens,
-            aux_tokens_by_kind=dict(usage.kind_tokens),
-            retries=usage.retries,
-            invalid_reports=usage.invalid_reports,
-            overruns=usage.overruns,
-            overrun_tokens=usage.overrun_tokens,
-        )
+        return summary_of(session_id, usage, self._caps)
 
     def statistics(self) -> dict[str, Any]:
         return {

@@ -3,6 +3,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from donecheck.actors.budget import BudgetAccountant, Caps, SessionUsage, _usage_decoder, grant
@@ -353,3 +354,51 @@ def test_the_chaos_fault_knob_fails_writes_and_only_writes(
     with pytest.raises(StoreError, match="injected fault"):
         store.put_states("budget-0", [("k", b"v")])
     assert store.list_state("budget-0") == []  # reads pass through
+
+
+# ------------------------------------------------- the decision, a pure function
+
+
+def _reserve(rid: str = "r1", prompt: int = 1_000) -> Reserve:
+    return Reserve(
+        reservation_id=rid, session_id="s", kind="review", prompt_tokens=prompt,
+        max_output_tokens=4_000,
+    )  # fmt: skip
+
+
+def _report(
+    rid: str = "r1", attempt: int = 1, final: bool = True, **counts: int | None
+) -> UsageReport:
+    return UsageReport(
+        reservation_id=rid, session_id="s", kind="review", attempt=attempt, final=final,
+        input_tokens=counts.get("input", 900), output_tokens=counts.get("output", 100),
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("steps", "reply", "tokens", "reserved", "counted"),
+    [
+        ([_reserve()], "Grant", 0, 5_000, "granted"),
+        ([_reserve(prompt=300_000)], "Deny", 0, 0, "denied"),
+        ([_reserve(), _report()], "Settled", 1_000, 0, "settled"),
+        ([_reserve(), _report(final=False)], "Settled", 1_000, 5_000, "settled"),
+        ([_reserve(), _report(), _report()], "Settled", 1_000, 0, ""),  # retried: once
+        ([_reserve(), _report(input=-5)], "Settled", 0, 0, "settled"),  # refused counts
+    ],
+)
+def test_account_by_table(
+    steps: list[Reserve | UsageReport], reply: str, tokens: int, reserved: int, counted: str
+) -> None:
+    from donecheck.actors.budget import Pool, account
+
+    caps, usage, shard = Caps(global_tokens=1_000_000), SessionUsage(), Pool()
+    for msg in steps:
+        before = (usage, msgspec.structs.asdict(usage), shard, msgspec.structs.asdict(shard))
+        done = account(msg, usage, caps, None, shard)
+        # nothing is changed in place: the state in is as it was
+        assert msgspec.structs.asdict(before[0]) == before[1]
+        assert msgspec.structs.asdict(before[2]) == before[3]
+        usage, shard = done.usage, done.shard or shard
+    assert type(done.reply).__name__ == reply
+    assert (usage.tokens, usage.reserved, done.counted) == (tokens, reserved, counted)
+    assert shard.committed == tokens + reserved  # the shard's pool follows the session
