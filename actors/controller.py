@@ -82,7 +82,7 @@ from donecheck.actors.review.checklist import ANSWERS_BUDGET
 from donecheck.actors.review.trivial import plain_and_short, trivial_stop
 from donecheck.actors.store import LedgerStore, StateWriter, StoreLocation, opened
 
-__all__ = ["CompletionController"]
+__all__ = ["CompletionController", "SessionRecord", "SessionStore"]
 
 _HISTORY = 16  # finished tasks kept per session for report()
 _ANSWERS_KEPT = 4  # earlier answers kept per task for the checklist
@@ -107,37 +107,67 @@ class SessionRecord(msgspec.Struct, kw_only=True):
 _record_decoder = msgspec.msgpack.Decoder(SessionRecord)
 
 
+class SessionStore:
+    """The controller's durable state: one :class:`SessionRecord` per session, in the
+    actor's store under its own kind, each change written through group commits
+    before the reply. Without a store nothing is durable and every load is empty."""
+
+    def __init__(self, store: LedgerStore | None, kind: str) -> None:
+        self._store = store
+        self._kind = kind
+        self._writer = StateWriter(store, kind) if store is not None else None
+
+    @property
+    def durable(self) -> bool:
+        return self._store is not None
+
+    def load_now(self, session_id: str) -> SessionRecord | None:
+        if self._store is None:
+            return None
+        data = self._store.get_state(self._kind, session_id)
+        return None if data is None else _record_decoder.decode(data)
+
+    async def load(self, session_id: str) -> SessionRecord | None:
+        """:meth:`load_now`, read in a worker thread (the event loop keeps serving)."""
+        if self._store is None:
+            return None
+        return await asyncio.to_thread(self.load_now, session_id)
+
+    async def save(self, session_id: str, record: SessionRecord) -> None:
+        if self._writer is not None:
+            await self._writer.save(session_id, msgspec.msgpack.encode(record))
+
+    def busy(self, session_id: str) -> bool:
+        """A write of the session is not committed yet."""
+        return self._writer is not None and self._writer.busy(session_id)
+
+    @property
+    def commits(self) -> int:
+        return self._writer.commits if self._writer is not None else 0
+
+    def records(self) -> list[tuple[str, SessionRecord]]:
+        """Every session the store holds, by id."""
+        if self._store is None:
+            return []
+        return [
+            (key, _record_decoder.decode(data)) for key, data in self._store.list_state(self._kind)
+        ]
+
+
 @dataclass(slots=True)
 class _Session:
-    policy: Policy
+    """One session in memory: its durable state (``state``, what the store keeps,
+    the only copy) and what lives only while the actor does."""
+
+    state: SessionRecord
     limits: Limits
-    task: TaskState
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     generation: int = 0
-    last_stop: str | None = None
-    last_action: ControllerAction | None = None
-    seen_seq: int | None = None
-    """The ledger's last sequence number the latest decision read (``None``: unknown)."""
     inflight: asyncio.Task[tuple[ReviewResult, str]] | None = None
     materials: list[asyncio.Task[None]] = field(default_factory=list)
     preparing: asyncio.Task[None] | None = None
     usage: UsageSummary | None = None
     """The usage the latest review brought back (``None``: ask the accountant)."""
-    history: list[TaskState] = field(default_factory=list)
-    closed: bool = False
-    updated_at: float = 0.0
-
-    def record(self) -> SessionRecord:
-        return SessionRecord(
-            policy=self.policy,
-            task=self.task,
-            history=tuple(self.history),
-            last_stop=self.last_stop,
-            last_action=self.last_action,
-            seen_seq=self.seen_seq,
-            closed=self.closed,
-            updated_at=self.updated_at,
-        )
 
 
 class CompletionController:
@@ -160,9 +190,7 @@ class CompletionController:
         self._ledger = ledger
         self._reviewer = reviewer
         self._budget = budget
-        self._store = store = opened(store)
-        self._kind = f"controller-{shard}"
-        self._writer = StateWriter(store, self._kind) if store is not None else None
+        self._store = SessionStore(opened(store), f"controller-{shard}")
         self._clock = clock or SystemClock()
         self._limits = Limits(
             max_rounds=config.max_rounds,
@@ -189,7 +217,7 @@ class CompletionController:
             "prepare_failures": 0,
             "dropped": 0,
         }
-        self._timing = {"ledger_view_s": 0.0, "review_call_s": 0.0, "progress_s": 0.0}
+        self._timing = {"review_call_s": 0.0}
         if settle_gc:
             process.settle_gc()
 
@@ -241,11 +269,11 @@ class CompletionController:
             case SessionClosed():
                 card = await self._report(ReportQuery(session_id=msg.session_id))
                 session = self._get(msg.session_id, closed_ok=True)
-                if session.closed:  # closed already (a retried message)
+                if session.state.closed:  # closed already (a retried message)
                     return card
                 await self._ledger.append([msg])  # the controller records it (its owner)
                 self._invalidate(session)
-                session.closed = True
+                session.state.closed = True
                 await self._save(msg.session_id, session)
                 self._sessions.pop(msg.session_id)
                 self._closed[msg.session_id] = None
@@ -257,9 +285,8 @@ class CompletionController:
     # ------------------------------------------------------------ durability
 
     async def _save(self, session_id: str, session: _Session) -> None:
-        session.updated_at = self._clock.now()
-        if self._writer is not None:
-            await self._writer.save(session_id, msgspec.msgpack.encode(session.record()))
+        session.state.updated_at = self._clock.now()
+        await self._store.save(session_id, session.state)
 
     async def _saved(self, session_id: str, reply: Ack) -> Ack:
         await self._save(session_id, self._get(session_id))
@@ -268,29 +295,29 @@ class CompletionController:
     async def _load(self, session_id: str) -> None:
         """Bring an open session the store has into memory, read in a worker thread
         (the event loop keeps serving); a message that changed it meanwhile wins."""
-        if self._store is None or session_id in self._sessions:
+        if not self._store.durable or session_id in self._sessions:
             return
-        data = await asyncio.to_thread(self._store.get_state, self._kind, session_id)
-        if data is None or session_id in self._sessions:
+        record = await self._store.load(session_id)
+        if record is None or session_id in self._sessions:
             return
-        session = self._session_of(data)
-        if not session.closed:
+        session = self._session_of(record)
+        if not session.state.closed:
             self._sessions[session_id] = session
 
     def _trim(self) -> None:
         """Drop the least recently used sessions past the limit that nothing is using
         (no review, preparation or attachment in flight, no lock held, state
         committed): the store has them."""
-        if self._store is None:
+        if not self._store.durable:
             return
-        writer = self._writer
+        store = self._store
 
         def idle(session_id: str, session: _Session) -> bool:
             tasks = [session.inflight, session.preparing, *session.materials]
             return (
                 not session.lock.locked()
                 and all(t is None or t.done() for t in tasks)
-                and (writer is None or not writer.busy(session_id))
+                and not store.busy(session_id)
             )
 
         before = self._sessions.dropped
@@ -298,25 +325,12 @@ class CompletionController:
         self._stats["dropped"] += self._sessions.dropped - before
 
     def _restore(self, session_id: str) -> _Session | None:
-        if self._store is None:
-            return None
-        data = self._store.get_state(self._kind, session_id)
-        return None if data is None else self._session_of(data)
+        record = self._store.load_now(session_id)
+        return None if record is None else self._session_of(record)
 
-    def _session_of(self, data: bytes) -> _Session:
-        record = _record_decoder.decode(data)
+    def _session_of(self, record: SessionRecord) -> _Session:
         self._stats["restored"] += 1
-        return _Session(
-            policy=record.policy,
-            limits=self._limits.with_policy(record.policy),
-            task=record.task,
-            last_stop=record.last_stop,
-            last_action=record.last_action,
-            seen_seq=record.seen_seq,
-            history=list(record.history),
-            closed=record.closed,
-            updated_at=record.updated_at,
-        )
+        return _Session(state=record, limits=self._limits.with_policy(record.policy))
 
     def attach_materials(
         self,
@@ -340,19 +354,21 @@ class CompletionController:
                     self._record_material(session_id, sha256, name, item, call_id)
                 )
             )
-        if not call_id and self._eager and session.policy.review and not session.task.chain:
+        if (
+            not call_id
+            and self._eager
+            and session.state.policy.review
+            and not session.state.task.chain
+        ):
             session.preparing = asyncio.ensure_future(self._prepare_when_read(session))
         what = f"image(s) of tool call {call_id}" if call_id else "attachment(s)"
         return Ack(session_id=session_id, detail=f"{len(pending)} {what} pending")
 
     def sessions(self, limit: int = 100) -> list[SessionSummary]:
         """This shard's sessions, most recently updated first (at most ``limit``)."""
-        records: dict[str, SessionRecord] = {}
-        if self._store is not None:
-            for key, data in self._store.list_state(self._kind):
-                records[key] = _record_decoder.decode(data)
+        records: dict[str, SessionRecord] = dict(self._store.records())
         for session_id, session in self._sessions.items():
-            records[session_id] = session.record()
+            records[session_id] = session.state
         found = [
             SessionSummary(
                 session_id=session_id,
@@ -382,6 +398,7 @@ class CompletionController:
                 if s.inflight is not None and not s.inflight.done()
             ),
             **self._stats,
+            "commits": self._store.commits,
             **{k: round(v, 6) for k, v in self._timing.items()},
         }
 
@@ -395,16 +412,16 @@ class CompletionController:
                 if session_id in self._closed:
                     raise UnknownSessionError(session_id, "the session is closed")
                 raise UnknownSessionError(session_id)
-            if session.closed and not closed_ok:
+            if session.state.closed and not closed_ok:
                 raise UnknownSessionError(session_id, "the session is closed")
-            if not session.closed:
+            if not session.state.closed:
                 self._sessions[session_id] = session
         return session
 
     async def _open(self, msg: SessionOpened) -> Ack:
         known = self._sessions.get(msg.session_id) or self._restore(msg.session_id)
         if known is not None:
-            if not known.closed:
+            if not known.state.closed:
                 self._sessions[msg.session_id] = known
             return Ack(session_id=msg.session_id, detail="already open")
         # the controller records the opening (its owner): durable before the task is
@@ -412,11 +429,13 @@ class CompletionController:
         if msg.session_id in self._sessions:  # the same opening, sent again meanwhile
             return Ack(session_id=msg.session_id, detail="already open")
         session = self._sessions[msg.session_id] = _Session(
-            policy=msg.policy,
-            limits=self._limits.with_policy(msg.policy),
-            task=TaskState(
-                session_id=msg.session_id, request_id=msg.request_id, request=msg.request
+            state=SessionRecord(
+                policy=msg.policy,
+                task=TaskState(
+                    session_id=msg.session_id, request_id=msg.request_id, request=msg.request
+                ),
             ),
+            limits=self._limits.with_policy(msg.policy),
         )
         await self._save(msg.session_id, session)
         if self._eager and msg.policy.review and not msg.attachments and not msg.images:
@@ -428,25 +447,25 @@ class CompletionController:
 
     def _invalidate(self, session: _Session) -> None:
         session.generation += 1
-        session.last_stop = None
-        session.last_action = None
-        session.seen_seq = None
+        session.state.last_stop = None
+        session.state.last_action = None
+        session.state.seen_seq = None
         if session.inflight is not None and not session.inflight.done():
             session.inflight.cancel()
 
     def _new_input(self, msg: UserInput) -> Ack:
         session = self._get(msg.session_id)
-        known = {session.task.request_id, *(t.request_id for t in session.history)}
+        known = {session.state.task.request_id, *(t.request_id for t in session.state.history)}
         if msg.request_id in known:  # the same input again (a replayed transcript)
             return Ack(session_id=msg.session_id, detail=f"task {msg.request_id} already known")
         self._invalidate(session)
-        if session.task.end_reason is None and session.task.chain:
-            session.task = msgspec.structs.replace(session.task, end_reason="cancelled")
-        session.history = [*session.history, session.task][-_HISTORY:]
-        session.task = TaskState(
+        if session.state.task.end_reason is None and session.state.task.chain:
+            session.state.task = msgspec.structs.replace(session.state.task, end_reason="cancelled")
+        session.state.history = (*session.state.history, session.state.task)[-_HISTORY:]
+        session.state.task = TaskState(
             session_id=msg.session_id, request_id=msg.request_id, request=msg.text
         )
-        if self._eager and session.policy.review:
+        if self._eager and session.state.policy.review:
             session.preparing = asyncio.ensure_future(self._prepare_when_read(session))
         return Ack(session_id=msg.session_id, detail=f"new task {msg.request_id}")
 
@@ -454,9 +473,9 @@ class CompletionController:
         session = self._get(msg.session_id)
         in_flight = session.inflight is not None and not session.inflight.done()
         self._invalidate(session)
-        if session.task.end_reason is None:
-            session.task, _ = end_without_review(
-                session.task, "cancelled", msg.reason, session.limits
+        if session.state.task.end_reason is None:
+            session.state.task, _ = end_without_review(
+                session.state.task, "cancelled", msg.reason, session.limits
             )
         return Ack(
             session_id=msg.session_id,
@@ -466,15 +485,16 @@ class CompletionController:
     def _set_policy(self, msg: SetPolicy) -> Ack:
         session = self._get(msg.session_id)
         if msg.scope == "session":
-            session.policy = msgspec.structs.replace(session.policy, review=msg.review)
+            session.state.policy = msgspec.structs.replace(session.state.policy, review=msg.review)
             return Ack(
                 session_id=msg.session_id,
                 detail=f"review {'on' if msg.review else 'off'} for the session",
             )
-        session.task = msgspec.structs.replace(session.task, opted_out=not msg.review)
+        session.state.task = msgspec.structs.replace(session.state.task, opted_out=not msg.review)
         return Ack(
             session_id=msg.session_id,
-            detail=f"review {'on' if msg.review else 'off'} for request {session.task.request_id}",
+            detail=f"review {'on' if msg.review else 'off'}"
+            f" for request {session.state.task.request_id}",
         )
 
     async def _usage(self, session: _Session) -> UsageSummary | None:
@@ -482,16 +502,18 @@ class CompletionController:
             return None
         try:
             return await self._budget.usage(
-                BudgetQuery(session_id=session.task.session_id, tenant=session.policy.tenant)
+                BudgetQuery(
+                    session_id=session.state.task.session_id, tenant=session.state.policy.tenant
+                )
             )
         except Exception:  # a report without usage beats no report
             return None
 
     async def _report(self, msg: ReportQuery) -> ReportCard:
         session = self._get(msg.session_id, closed_ok=True)
-        task = session.task
+        task = session.state.task
         if msg.request_id is not None and msg.request_id != task.request_id:
-            matches = [t for t in session.history if t.request_id == msg.request_id]
+            matches = [t for t in session.state.history if t.request_id == msg.request_id]
             if not matches:
                 raise UnknownSessionError(msg.session_id, f"no task {msg.request_id!r}")
             task = matches[-1]
@@ -512,16 +534,16 @@ class CompletionController:
         session = self._get(msg.session_id)
         if not self._config.milestone_checks:
             return Ack(session_id=msg.session_id, detail="milestone checks are off")
-        if session.task.milestone_used:
+        if session.state.task.milestone_used:
             return Ack(
                 session_id=msg.session_id,
                 detail="the milestone check of this request was used already",
             )
-        session.task = msgspec.structs.replace(session.task, milestone_used=True)
+        session.state.task = msgspec.structs.replace(session.state.task, milestone_used=True)
         await self._save(msg.session_id, session)
         self._stats["milestones"] += 1
         note = msg.note or "(the agent asks whether it is on track)"
-        result, _ = await self._review(session, session.task, note, kind="milestone")
+        result, _ = await self._review(session, session.state.task, note, kind="milestone")
         return result
 
     # ------------------------------------------------------------ the review
@@ -531,19 +553,19 @@ class CompletionController:
         async with session.lock:
             if (
                 msg.event_id
-                and msg.event_id == session.last_stop
-                and session.last_action
+                and msg.event_id == session.state.last_stop
+                and session.state.last_action
                 and not await self._worked_since(session)
             ):
                 self._stats["duplicates"] += 1  # the same stop event again: one answer
-                return session.last_action
+                return session.state.last_action
             session.usage = None
-            session.seen_seq = None
+            session.state.seen_seq = None
             action = await self._decide(session, msg)
             if not isinstance(action, Steer):  # the turn ends: its card carries usage
                 action = await self._with_usage(session, action, session.usage)
-            session.last_stop = msg.event_id or None
-            session.last_action = action
+            session.state.last_stop = msg.event_id or None
+            session.state.last_action = action
             await self._save(msg.session_id, session)
             return action
 
@@ -551,13 +573,13 @@ class CompletionController:
         """Whether a stop event delivered again must be decided again: its answer let
         the turn end, and the ledger has grown since (the agent ran something after
         it, so a failing run now would be passed by the old answer)."""
-        if not isinstance(session.last_action, Deliver):
+        if not isinstance(session.state.last_action, Deliver):
             return False  # a steer or a report lets nothing through
-        since = session.seen_seq
+        since = session.state.seen_seq
         if since is None:
             return True
         view = await self._ledger.view(
-            ViewRequest(session_id=session.task.session_id, since_seq=since)
+            ViewRequest(session_id=session.state.task.session_id, since_seq=since)
         )
         return bool(view.entries)
 
@@ -565,12 +587,12 @@ class CompletionController:
         """Every stop is a stop. One that follows the loop's end gets that ending,
         unless the answer went to the user (pass, skipped) and the agent stopped
         again: then it is reviewed, on the rounds that are left."""
-        task, limits = session.task, session.limits
+        task, limits = session.state.task, session.limits
         if task.end_reason is not None and task.end_reason not in REOPENS:
             return ending_action(task, limits)
-        if not session.policy.review or task.opted_out:
-            scope = "this request" if session.policy.review else "this session"
-            session.task, action = end_without_review(
+        if not session.state.policy.review or task.opted_out:
+            scope = "this request" if session.state.policy.review else "this session"
+            session.state.task, action = end_without_review(
                 task, "opted_out", f"DoneCheck is turned off for {scope}.", limits
             )
             return action
@@ -582,7 +604,7 @@ class CompletionController:
             return action
         first_stop = not task.chain and task.end_reason is None
         if first_stop and not msg.without_answer and await self._trivial(session, task, msg.answer):
-            session.task, action = end_without_review(
+            session.state.task, action = end_without_review(
                 task,
                 "skipped",
                 "Not reviewed: a short first answer that claims nothing, on a request that"
@@ -595,7 +617,7 @@ class CompletionController:
         task = msgspec.structs.replace(
             task, answers=(*task.answers, msg.answer[:ANSWERS_BUDGET])[-_ANSWERS_KEPT:]
         )
-        session.task = task
+        session.state.task = task
 
         generation = session.generation
         review = asyncio.ensure_future(self._review(session, task, msg.answer))
@@ -611,12 +633,12 @@ class CompletionController:
         if result is None or session.generation != generation:
             # cancelled or superseded while the review ran: its result is void
             self._stats["discarded"] += 1
-            return ending_action(session.task, limits)
+            return ending_action(session.state.task, limits)
         self._stats["reviews"] += 1
         session.usage = result.usage
         if isinstance(result, NoVerdict):
             self._stats["unverified"] += 1
-        session.task, action = next_action(
+        session.state.task, action = next_action(
             task, result, limits, now=self._clock.monotonic(), progress=progress
         )
         return action
@@ -632,7 +654,7 @@ class CompletionController:
                 session_id=task.session_id, request_id=task.request_id, request=task.request
             )
         )
-        session.seen_seq = view.last_seq
+        session.state.seen_seq = view.last_seq
         return trivial_stop(answer, task.request, view, session.limits.trigger_min_chars)
 
     async def _review(
@@ -650,14 +672,14 @@ class CompletionController:
             answer_label=task.next_label,
             round=task.rounds_used,
             kind=kind,
-            tenant=session.policy.tenant,
+            tenant=session.state.policy.tenant,
         )
         # the reviewer asks the ledger for the evidence itself, and returns how far
         # into the ledger that went and the progress key of it
         started = self._clock.monotonic()
         result = await self._ask_reviewer(request)
         self._timing["review_call_s"] += self._clock.monotonic() - started
-        session.seen_seq = result.ledger_seq  # None (a failed review): decide again
+        session.state.seen_seq = result.ledger_seq  # None (a failed review): decide again
         # a verdict without a key counts as progress: the round limit still ends it
         return result, result.progress or f"unknown:{review_id}"
 
@@ -687,14 +709,14 @@ class CompletionController:
         """Ask the reviewer for the task's pre-analysis now, in the background, so
         the agent's stop waits for one model call (the review), not two. Without
         ``view`` the reviewer asks the ledger for the evidence (the materials)."""
-        task = session.task
+        task = session.state.task
         request = ReviewRequest(
             review_id=serial_id("pre-"),
             session_id=task.session_id,
             request_id=task.request_id,
             request=task.request,
             answer="",
-            tenant=session.policy.tenant,
+            tenant=session.state.policy.tenant,
             view=view,
         )
         try:
