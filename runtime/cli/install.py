@@ -1,0 +1,195 @@
+"""``donecheck install``: DoneCheck's hooks wired into Claude Code or Codex."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from donecheck.actors.errors import InputError
+from donecheck.runtime.cli.common import (
+    EXIT_FAILURE,
+    EXIT_INPUT,
+    EXIT_OK,
+    error,
+)
+
+
+def add(commands: Any) -> None:
+    """Register the command with the ``donecheck`` parser."""
+    install = commands.add_parser(
+        "install",
+        help="wire DoneCheck's hooks into Claude Code or Codex",
+        description=(
+            "Merge DoneCheck's hooks into the settings of Claude Code (UserPromptSubmit, "
+            "PostToolUse, PostToolUseFailure, Stop, SessionStart, SessionEnd) or Codex "
+            "(UserPromptSubmit, PostToolUse, Stop, Interrupt, SessionEnd), keeping every hook "
+            "and setting that is not DoneCheck's, and print what changed. Installing again "
+            "changes nothing; --uninstall takes DoneCheck's hooks out again. Codex runs a hook "
+            "only after the user trusted it: the installer records that trust for DoneCheck's "
+            "own hooks through Codex's app server (as Codex's /hooks screen does) unless "
+            "--no-trust is given."
+        ),
+        epilog=(
+            "Examples: donecheck install claude-code (user settings, command hooks); "
+            "donecheck install claude-code --scope project --form http; "
+            "donecheck install codex; donecheck install codex --uninstall. "
+            "Exit status: 0 done, 1 written but Codex would not record the trust, 2 a "
+            "settings file that is not valid JSON (left as it is) or a bad option."
+        ),
+    )
+    install.add_argument("client", choices=["claude-code", "codex"], help="which agent CLI")
+    install.add_argument(
+        "--scope",
+        choices=["user", "project", "local"],
+        default="user",
+        help="user: ~/.claude/settings.json or $CODEX_HOME/hooks.json (default); project: "
+        "the workspace's .claude/settings.json or .codex/hooks.json; local (Claude Code): "
+        ".claude/settings.local.json, not committed",
+    )
+    install.add_argument(
+        "--form",
+        choices=["command", "http"],
+        default="command",
+        help="command: each hook runs 'donecheck hook' (default, both CLIs); http (Claude "
+        "Code): hooks POST to the running service, ~10 ms instead of a process",
+    )
+    install.add_argument(
+        "--workspace", type=Path, default=Path("."), help="the project folder (default: .)"
+    )
+    install.add_argument(
+        "--url",
+        default=None,
+        help="the service's URL for http hooks (default: the running service's, else "
+        "http://127.0.0.1:8765)",
+    )
+    install.add_argument("--uninstall", action="store_true", help="remove DoneCheck's hooks")
+    install.add_argument(
+        "--dry-run", action="store_true", help="print what would change; write nothing"
+    )
+    install.add_argument(
+        "--no-trust",
+        action="store_true",
+        help="Codex: do not record trust; review the hooks in Codex's /hooks screen instead",
+    )
+    install.add_argument(
+        "--codex", default=None, metavar="PATH", help="the codex executable (default: on PATH)"
+    )
+    install.add_argument(
+        "--plugin",
+        action="store_true",
+        help="Claude Code: print the folder of DoneCheck's Claude Code plugin (load it with "
+        "claude --plugin-dir) instead of writing settings",
+    )
+    install.add_argument("--runtime-file", type=Path, default=None, help=argparse.SUPPRESS)
+    install.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from donecheck.runtime import install as inst
+    from donecheck.runtime.endpoint import read_endpoint, runtime_file
+
+    if args.plugin:
+        if args.client != "claude-code":
+            error("--plugin: only Claude Code loads DoneCheck as a plugin")
+            return EXIT_INPUT
+        print(inst.PLUGIN)
+        print(
+            f"Load it with: claude --plugin-dir {inst.PLUGIN} (its hooks run 'donecheck hook' "
+            "from PATH; 'donecheck serve' must be running)",
+            file=sys.stderr,
+        )
+        return EXIT_OK
+    workspace = args.workspace.resolve()
+    if args.scope != "user" and not workspace.is_dir():
+        error(f"--workspace {args.workspace}: not a folder")
+        return EXIT_INPUT
+    try:
+        path = inst.settings_path(args.client, args.scope, workspace)
+        settings = inst.read_settings(path)
+        if args.uninstall:
+            updated, changes = inst.unmerge(settings, path)
+        else:
+            url = args.url
+            found = read_endpoint(runtime_file("donecheck", args.runtime_file))
+            if url is None:
+                url = found.url if found is not None else "http://127.0.0.1:8765"
+            if args.form == "http" and found is not None and found.required and found.url == url:
+                error(
+                    "the running service requires a bearer token, which http hooks would "
+                    "have to carry in the settings file: use --form command (it reads the "
+                    "token from the service's runtime file)"
+                )
+                return EXIT_INPUT
+            ours = inst.hooks_for(args.client, args.form, inst.hook_command(), url)
+            updated, changes = inst.merge(settings, ours, path)
+    except InputError as exc:
+        error(str(exc))
+        return EXIT_INPUT
+    verb = "would change" if args.dry_run else "changed"
+    if not changes:
+        print(f"{path}: no DoneCheck hooks to remove")
+    elif all(c.action == "unchanged" for c in changes):
+        print(f"{path}: DoneCheck's hooks are installed already; nothing {verb}")
+    else:
+        print(f"{path}: {verb}:")
+        print("\n".join(inst.summarise(c for c in changes if c.action != "unchanged")))
+    if args.dry_run:
+        return EXIT_OK
+    if args.client == "codex" and args.uninstall:  # forget the trust while Codex lists them
+        code = _codex_trust(args, path, workspace)
+        inst.write_settings(path, updated)
+        return code
+    inst.write_settings(path, updated)
+    if args.client == "claude-code":
+        if not args.uninstall and args.form == "http":
+            print(
+                "http hooks reach DoneCheck only while 'donecheck serve' runs; a turn is "
+                "never blocked because it is down."
+            )
+        return EXIT_OK
+    return _codex_trust(args, path, workspace)
+
+
+def _codex_trust(args: argparse.Namespace, path: Path, workspace: Path) -> int:
+    import shutil
+
+    from donecheck.runtime import install as inst
+
+    if args.scope == "project" and not args.uninstall:
+        print(
+            f"Codex loads {path} only in a trusted project: trust {workspace} when Codex asks, "
+            f"or run 'codex exec --trust' there once."
+        )
+    if args.no_trust and not args.uninstall:
+        print(
+            "Codex runs a hook only after you trust it: open /hooks in Codex and trust "
+            "DoneCheck's hooks (untrusted hooks are skipped without a word)."
+        )
+        return EXIT_OK
+    codex = args.codex or shutil.which("codex")
+    if codex is None:
+        error(
+            "codex is not on PATH (--codex PATH names it): the hooks are written but not "
+            "trusted; open /hooks in Codex to trust them, or Codex skips them"
+        )
+        return EXIT_FAILURE
+    try:
+        keys, written = inst.codex_trust(codex, path, workspace, untrust=args.uninstall)
+    except inst.TrustError as exc:
+        error(
+            f"the hooks are written but not trusted ({exc}); open /hooks in Codex to trust "
+            "them, or Codex skips them"
+        )
+        return EXIT_FAILURE
+    if args.uninstall:
+        print(f"forgot Codex's trust in {written} DoneCheck hook(s)")
+    elif not written:
+        print(f"Codex trusts DoneCheck's {len(keys)} hook(s) already")
+    else:
+        print(
+            f"trusted {written} DoneCheck hook(s) in Codex's config.toml (hooks.state), "
+            "as its /hooks screen would; 'donecheck install codex --uninstall' takes them out"
+        )
+    return EXIT_OK
