@@ -320,8 +320,11 @@ class EvidenceLedger:
 
     def view_packed(self, request: ViewRequest) -> bytes:
         """:meth:`view`, answered as msgpack bytes (decode with ``view_decoder``)."""
+        return encode(self._counted(self.view, request))
+
+    def _counted(self, answer: Callable[[_Asked], Message], request: _Asked) -> Message:
         self._stats["calls"] += 1
-        return encode(self.view(request))
+        return answer(request)
 
     def view_many(self, requests: Sequence[ViewRequest]) -> list[bytes | Exception]:
         """Several callers' :meth:`view_packed` in one call."""
@@ -384,8 +387,7 @@ class EvidenceLedger:
 
     def evidence_packed(self, request: EvidenceRequest) -> bytes:
         """:meth:`evidence`, answered as msgpack bytes (``evidence_decoder``)."""
-        self._stats["calls"] += 1
-        return encode(self.evidence(request))
+        return encode(self._counted(self.evidence, request))
 
     def evidence_many(self, requests: Sequence[EvidenceRequest]) -> list[bytes | Exception]:
         """Several callers' :meth:`evidence_packed` in one call."""

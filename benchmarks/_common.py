@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import statistics
 import sys
+from collections.abc import Callable
 from typing import Any
 
 
@@ -36,3 +37,23 @@ def describe(samples: list[float]) -> dict[str, float]:
 
 def log(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
+
+
+def command_log(
+    session: str, calls: int, command: Callable[[int], str], output: Callable[[int], str]
+) -> list[Any]:
+    """A session's ledger of ``calls`` shell calls, call ``i`` running ``command(i)``
+    and returning ``output(i)`` with exit status 0."""
+    from donecheck.actors.messages import LedgerEntry, ToolCall, ToolResult
+
+    entries = []
+    for i in range(calls):
+        call = ToolCall(
+            session_id=session, call_id=f"c{i}", name="bash", arguments={"command": command(i)}
+        )
+        result = ToolResult(session_id=session, call_id=f"c{i}", output=output(i), exit_code=0)
+        entries += [
+            LedgerEntry(seq=2 * i + 1, event=call),
+            LedgerEntry(seq=2 * i + 2, event=result),
+        ]
+    return entries

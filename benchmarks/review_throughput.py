@@ -39,7 +39,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from benchmarks._common import describe, emit, log
+from benchmarks._common import command_log, describe, emit, log
 
 ANSWER = "I fixed add() in calc.py and all tests pass now; nothing else in the repo changed."
 REQUEST = "Fix add() in calc.py.\n1. The tests must pass.\n2. Keep the public API unchanged."
@@ -47,33 +47,15 @@ REQUEST = "Fix add() in calc.py.\n1. The tests must pass.\n2. Keep the public AP
 
 def review_request(session: str, n_events: int) -> Any:
     from donecheck.actors.evidence.view import build_view
-    from donecheck.actors.messages import (
-        EvidenceRequest,
-        LedgerEntry,
-        ReviewRequest,
-        ToolCall,
-        ToolResult,
-    )
+    from donecheck.actors.messages import EvidenceRequest, ReviewRequest
     from donecheck.actors.review.preanalysis import extract_acceptance
 
-    entries = []
-    for i in range(n_events // 2):
-        command = "pytest -q" if i % 10 == 0 else f"cat src/m{i}.py"
-        output = "=== 3 passed in 0.1s ===" if i % 10 == 0 else "x = 1\n" * 20
-        entries.append(
-            LedgerEntry(
-                seq=2 * i + 1,
-                event=ToolCall(
-                    session_id=session, call_id=f"c{i}", name="bash", arguments={"command": command}
-                ),
-            )
-        )
-        entries.append(
-            LedgerEntry(
-                seq=2 * i + 2,
-                event=ToolResult(session_id=session, call_id=f"c{i}", output=output, exit_code=0),
-            )
-        )
+    entries = command_log(
+        session,
+        n_events // 2,
+        lambda i: "pytest -q" if i % 10 == 0 else f"cat src/m{i}.py",
+        lambda i: "=== 3 passed in 0.1s ===" if i % 10 == 0 else "x = 1\n" * 20,
+    )
     return ReviewRequest(
         review_id=f"rv-{session}",
         session_id=session,

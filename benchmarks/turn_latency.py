@@ -19,7 +19,7 @@ import asyncio
 import logging
 import time
 
-from benchmarks._common import describe, emit, log
+from benchmarks._common import command_log, describe, emit, log
 
 ANSWER = "I fixed add() in calc.py and all tests pass now; nothing else in the repo changed."
 
@@ -39,32 +39,15 @@ def ledger_events(session: object, n: int) -> list[object]:
 
 def bench_rules(n_events: int, repeat: int) -> None:
     from donecheck.actors.evidence.view import build_view
-    from donecheck.actors.messages import (
-        EvidenceRequest,
-        LedgerEntry,
-        ReviewRequest,
-        ToolCall,
-        ToolResult,
-    )
+    from donecheck.actors.messages import EvidenceRequest, ReviewRequest
     from donecheck.actors.review.rules import review_by_rules
 
-    entries = []
-    for i in range(n_events // 2):
-        call = ToolCall(
-            session_id="s",
-            call_id=f"c{i}",
-            name="bash",
-            arguments={"command": "pytest -q" if i % 10 == 0 else f"cat m{i}.py"},
-        )
-        entries.append(LedgerEntry(seq=2 * i + 1, event=call))
-        entries.append(
-            LedgerEntry(
-                seq=2 * i + 2,
-                event=ToolResult(
-                    session_id="s", call_id=f"c{i}", output="=== 3 passed in 0.1s ===", exit_code=0
-                ),
-            )
-        )
+    entries = command_log(
+        "s",
+        n_events // 2,
+        lambda i: "pytest -q" if i % 10 == 0 else f"cat m{i}.py",
+        lambda i: "=== 3 passed in 0.1s ===",
+    )
     request = ReviewRequest(
         review_id="r",
         session_id="s",

@@ -22,23 +22,37 @@ from donecheck.runtime.cli.common import (
 from donecheck.runtime.progressbar import ProgressBar
 
 
-def collect(paths: Sequence[Path]) -> tuple[list[Path], list[str]]:
+def transcript_file(path: Path, folder: Path) -> bool:
+    """A transcript in a folder given to review: ``*.json``, ``*.jsonl``, not a
+    sub-agent's file (read with its session)."""
+    return path.suffix in TRANSCRIPT_SUFFIXES and not sub_agent_file(path)
+
+
+def collect(
+    paths: Sequence[Path],
+    *,
+    wanted: Callable[[Path, Path], bool] = transcript_file,
+    empty: str = "no transcripts (*.json, *.jsonl) in this folder",
+    missing: str = "no such file or folder",
+    regular: bool = False,
+) -> tuple[list[Path], list[str]]:
+    """The files ``paths`` name — a folder's ``wanted`` files, sorted, or a file as
+    given (only a regular one with ``regular``) — each once, and what is wrong with
+    the others."""
     files: list[Path] = []
     problems: list[str] = []
     for path in paths:
         if path.is_dir():
-            found = sorted(
-                p
-                for p in path.rglob("*")
-                if p.suffix in TRANSCRIPT_SUFFIXES and p.is_file() and not sub_agent_file(p)
-            )
+            found = sorted(p for p in path.rglob("*") if p.is_file() and wanted(p, path))
             if not found:
-                problems.append(f"{path}: no transcripts (*.json, *.jsonl) in this folder")
+                problems.append(f"{path}: {empty}")
             files.extend(found)
-        elif path.exists():
+        elif path.is_file() or (path.exists() and not regular):
             files.append(path)
+        elif path.exists():
+            problems.append(f"{path}: not a regular file")
         else:
-            problems.append(f"{path}: no such file or folder")
+            problems.append(f"{path}: {missing}")
     return list(dict.fromkeys(files)), problems
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +17,7 @@ from donecheck.runtime.cli.common import (
     EXIT_OK,
     error,
 )
+from donecheck.runtime.cli.files import collect
 from donecheck.runtime.progressbar import ProgressBar
 
 
@@ -78,7 +78,15 @@ def run(args: argparse.Namespace) -> int:
         error("--workers must be at least 1")
         return EXIT_INPUT
     config = load_config()
-    files, problems = _parse_targets(args.files)
+    files, problems = collect(
+        args.files,
+        wanted=lambda path, folder: (
+            not any(part.startswith(".") for part in path.relative_to(folder).parts)
+        ),
+        empty="the folder has no files",
+        missing="no such file",
+        regular=True,
+    )
     for problem in problems:
         error(problem)
     limits = config.parse_limits()
@@ -118,29 +126,6 @@ def run(args: argparse.Namespace) -> int:
     if problems:
         return EXIT_INPUT
     return EXIT_FAILURE if any(m.status == "failed" for m in materials) else EXIT_OK
-
-
-def _parse_targets(paths: Sequence[Path]) -> tuple[list[Path], list[str]]:
-    files: list[Path] = []
-    problems: list[str] = []
-    for path in paths:
-        if path.is_dir():
-            found = sorted(
-                p
-                for p in path.rglob("*")
-                if p.is_file()
-                and not any(part.startswith(".") for part in p.relative_to(path).parts)
-            )
-            if not found:
-                problems.append(f"{path}: the folder has no files")
-            files.extend(found)
-        elif path.is_file():
-            files.append(path)
-        elif path.exists():
-            problems.append(f"{path}: not a regular file")
-        else:
-            problems.append(f"{path}: no such file")
-    return files, problems
 
 
 def _summary_line(path: Path, material: Material) -> list[str]:
