@@ -38,6 +38,7 @@ from donecheck.actors.evidence.view import SourceReader, build_view
 from donecheck.actors.evidence.writes import edits_of
 from donecheck.actors.messages import (
     AppendAck,
+    ApprovalStatement,
     EvidenceRequest,
     EvidenceView,
     FileSnapshot,
@@ -87,8 +88,9 @@ class _SessionLog:
     """The pairing's operations as of ``pairing.count`` entries."""
     watched: set[str] = field(default_factory=set)
     """Paths the session's file snapshots are of (at most ``snapshot_targets``)."""
-    sources: SourceReader = field(default_factory=SourceReader)
-    """The approval statements of the entries read so far (read at a review)."""
+    sources: SourceReader | None = None
+    """The approval statements of the entries read so far (made at the first review
+    that asks for them: an idle session holds none)."""
     last_view: tuple[EvidenceRequest, int, EvidenceView] | None = None
     """The latest evidence view, for the request it answered and the log's length:
     asked again before the log grows, it is not worked out twice."""
@@ -124,10 +126,16 @@ class _SessionLog:
             self.forget_derived()
             raise
 
+    def approvals(self) -> list[ApprovalStatement]:
+        """The approval statements of the log (each entry read once)."""
+        if self.sources is None:
+            self.sources = SourceReader()
+        return self.sources.statements(self.entries)
+
     def forget_derived(self) -> None:
         """Drop what is derived from the entries (rebuilt from them when needed)."""
         self.pairing, self.running, self.ops = Pairing(), RunningFingerprint(), None
-        self.sources, self.last_view = SourceReader(), None
+        self.sources, self.last_view = None, None
 
     @property
     def registered(self) -> bool:
@@ -379,7 +387,7 @@ class EvidenceLedger:
             request,
             ops=ops,
             snapshot_targets=self._snapshot_targets,
-            statements=log.sources.statements(log.entries) if request.approvals else None,
+            statements=log.approvals() if request.approvals else None,
         )
         view = msgspec.structs.replace(view, fingerprint=log.fingerprint())
         log.last_view = (request, len(log.entries), view)
