@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib.util
 import json
 import logging
 import os
@@ -69,6 +70,13 @@ def review_request(session: str, n_events: int) -> Any:
             EvidenceRequest(session_id=session, request_id="q", request=REQUEST, prompt=True),
         ),
     )
+
+
+_SCRIPTED = (
+    "donecheck.runtime.testing.scripted"
+    if importlib.util.find_spec("donecheck.runtime.testing") is not None
+    else "donecheck.runtime.scripted"  # an earlier build (compare_builds)
+)
 
 
 class Echo:
@@ -146,7 +154,7 @@ def start_judge(latency: float, script: Path | None = None) -> tuple[subprocess.
         [
             sys.executable,
             "-m",
-            "donecheck.runtime.testing.scripted",
+            _SCRIPTED,
             "--latency",
             str(latency),
             *replies,
