@@ -33,6 +33,7 @@ import msgspec
 from donecheck.actors import process
 from donecheck.actors.errors import StoreError
 from donecheck.actors.evidence.fingerprint import RunningFingerprint
+from donecheck.actors.evidence.index import EvidenceIndex
 from donecheck.actors.evidence.pairing import Pairing
 from donecheck.actors.evidence.view import SourceReader, build_view
 from donecheck.actors.evidence.writes import edits_of
@@ -88,6 +89,9 @@ class _SessionLog:
     """The pairing's operations as of ``pairing.count`` entries."""
     watched: set[str] = field(default_factory=set)
     """Paths the session's file snapshots are of (at most ``snapshot_targets``)."""
+    index: EvidenceIndex | None = None
+    """What a review looks up in the log (made at the first review, then fed as
+    entries arrive: an idle session holds none)."""
     sources: SourceReader | None = None
     """The approval statements of the entries read so far (made at the first review
     that asks for them: an idle session holds none)."""
@@ -120,11 +124,20 @@ class _SessionLog:
                 self.ops = None
                 self.pairing.feed(new)
             self.running.feed(self.entries[self.running.count :])
+            if self.index is not None:
+                self.index.feed(self.entries[self.index.count :])
         except BaseException:
             # a feed that stopped part-way has counted entries it did not take in:
             # start over from the whole log next time rather than skip them
             self.forget_derived()
             raise
+
+    def evidence_index(self, snapshot_targets: int) -> EvidenceIndex:
+        """The log's :class:`EvidenceIndex`, up to date (made whole the first time)."""
+        if self.index is None:
+            self.index = EvidenceIndex(snapshot_targets)
+        self.index.feed(self.entries[self.index.count :])
+        return self.index
 
     def approvals(self) -> list[ApprovalStatement]:
         """The approval statements of the log (each entry read once)."""
@@ -135,7 +148,7 @@ class _SessionLog:
     def forget_derived(self) -> None:
         """Drop what is derived from the entries (rebuilt from them when needed)."""
         self.pairing, self.running, self.ops = Pairing(), RunningFingerprint(), None
-        self.sources, self.last_view = None, None
+        self.index, self.sources, self.last_view = None, None, None
 
     @property
     def registered(self) -> bool:
@@ -386,6 +399,7 @@ class EvidenceLedger:
             log.entries,
             request,
             ops=ops,
+            index=log.evidence_index(self._snapshot_targets),
             snapshot_targets=self._snapshot_targets,
             statements=log.approvals() if request.approvals else None,
         )

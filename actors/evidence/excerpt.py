@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
+from donecheck.actors.evidence.index import EvidenceIndex
 from donecheck.actors.evidence.pairing import operations
 from donecheck.actors.messages import (
     CheckReport,
@@ -25,7 +26,7 @@ from donecheck.actors.messages import (
     ToolResult,
 )
 
-__all__ = ["excerpt"]
+__all__ = ["excerpt", "excerpt_of"]
 
 _ARGS_CHARS = 240
 _OK_OUTPUT = 300
@@ -112,10 +113,13 @@ def excerpt(
 ) -> Excerpt:
     """The bounded excerpt of a session's tool log (see the module docstring).
     ``ops`` are :func:`operations` of ``entries`` when the caller has them."""
-    calls = {e.seq: e.event for e in entries if isinstance(e.event, ToolCall)}
-    results = {e.seq: e.event for e in entries if isinstance(e.event, ToolResult)}
-    reports = {e.seq: e.event for e in entries if isinstance(e.event, CheckReport)}
-    ops = operations(entries) if ops is None else ops
+    index = EvidenceIndex.of(entries)
+    return excerpt_of(index, operations(entries) if ops is None else ops, budget_chars)
+
+
+def excerpt_of(index: EvidenceIndex, ops: Sequence[Operation], budget_chars: int) -> Excerpt:
+    """:func:`excerpt` of operations ``ops`` of a session's :class:`EvidenceIndex`."""
+    calls, results, reports = index.calls, index.results, index.reports
     newest_first = list(reversed(ops))
 
     def render(op: Operation, output: int) -> str:

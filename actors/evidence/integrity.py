@@ -32,7 +32,6 @@ from dataclasses import dataclass, field
 
 from donecheck.actors.messages import (
     CheckReport,
-    LedgerEntry,
     Operation,
     ToolCall,
     ToolResult,
@@ -509,15 +508,15 @@ def _sed_applied(text: str, pattern: str, replacement: str) -> str | None:
 
 
 def changes(
-    entries: Sequence[LedgerEntry],
+    calls: dict[int, ToolCall],
     ops: Sequence[Operation],
     results: dict[int, ToolResult],
     asked: Callable[[str], bool] = lambda path: False,
 ) -> list[Change]:
     """Every change the agent made to a test file, test configuration or a runner
-    shadow, in ledger order, each with its reasons (see :func:`weakening`). A file
-    the request asks to change (``asked``) is the agent's to change: no reasons."""
-    calls = {e.seq: e.event for e in entries if isinstance(e.event, ToolCall)}
+    shadow, in ledger order, each with its reasons (see :func:`weakening`); ``calls``
+    and ``results`` are the session's by seq. A file the request asks to change
+    (``asked``) is the agent's to change: no reasons."""
     files = _Files()
     failures: list[str] = []
     found: list[Change] = []

@@ -26,20 +26,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
+from donecheck.actors.evidence.index import EvidenceIndex
 from donecheck.actors.evidence.pairing import command_of, operations
 from donecheck.actors.evidence.shell import simple_commands
 from donecheck.actors.evidence.writes import EDITOR_TOOLS, PATH_KEYS
 from donecheck.actors.messages import (
-    AttachmentRef,
-    ImageRef,
     LedgerEntry,
     Material,
-    MaterialRecorded,
     Operation,
     ReadEvidence,
-    SessionOpened,
     ToolCall,
-    ToolResult,
 )
 
 __all__ = ["read_evidence", "shown_paths"]
@@ -157,25 +153,26 @@ def read_evidence(
 ) -> list[ReadEvidence]:
     """Read evidence for every attachment and image of the session, in the order given.
     ``ops`` are :func:`operations` of ``entries`` when the caller has them."""
+    return reads_of(EvidenceIndex.of(entries), operations(entries) if ops is None else ops)
+
+
+def reads_of(index: EvidenceIndex, ops: Sequence[Operation]) -> list[ReadEvidence]:
+    """:func:`read_evidence` from a session's :class:`EvidenceIndex` and operations."""
     targets: dict[str, _Target] = {}
-    for entry in entries:
-        event = entry.event
-        if isinstance(event, SessionOpened):
-            refs: list[AttachmentRef | ImageRef] = [*event.attachments, *event.images]
-            for ref in refs:
-                targets.setdefault(ref.sha256, _Target(ref.sha256, ref.name))
-        elif isinstance(event, MaterialRecorded) and event.material.origin == "user":
-            m = event.material
-            target = targets.setdefault(m.sha256, _Target(m.sha256, m.declared_name))
-            target.detected_type = m.detected_type
-            target.shingles = _material_shingles(m)
+    for ref in index.attachments:
+        targets.setdefault(ref.sha256, _Target(ref.sha256, ref.name))
+    for m in index.materials.values():
+        if m.origin != "user":
+            continue
+        target = targets.setdefault(m.sha256, _Target(m.sha256, m.declared_name))
+        target.detected_type = m.detected_type
+        target.shingles = _material_shingles(m)
     if not targets:
         return []
     for target in targets.values():
         target.names = {_base(target.name)}
-    results = {e.seq: e.event for e in entries if isinstance(e.event, ToolResult)}
-    calls = {e.seq: e.event for e in entries if isinstance(e.event, ToolCall)}
-    for op in operations(entries) if ops is None else ops:
+    results, calls = index.results, index.calls
+    for op in ops:
         call = calls.get(op.call_seq)
         result = results.get(op.result_seq) if op.result_seq is not None else None
         if call is None or result is None or op.ok is False:

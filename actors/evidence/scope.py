@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from donecheck.actors.messages import LedgerEntry, Operation, Scope, SessionOpened, UserInput
+from donecheck.actors.messages import Operation, Scope
 from donecheck.actors.review.claims import category_of_check, mentioned_categories
 from donecheck.actors.review.lang import PACKS
 
@@ -29,26 +29,21 @@ _CONTINUES = re.compile(
 
 
 def scope_of(
-    entries: Sequence[LedgerEntry], request_id: str, request: str, ops: Sequence[Operation]
+    starts: Sequence[tuple[int, str]], request_id: str, request: str, ops: Sequence[Operation]
 ) -> Scope:
-    """The scope of request ``request_id`` (its text ``request``), given the session's
-    ``entries`` and their operations ``ops``."""
-    starts: list[int] = []
-    start = 0
-    for entry in entries:
-        event = entry.event
-        if type(event) is SessionOpened or type(event) is UserInput:  # the hot loop
-            starts.append(entry.seq)
-            if event.request_id == request_id:
-                start = entry.seq
-    if start <= (starts[0] if starts else 0):
-        return Scope(start=start, earlier=False, starts=tuple(starts))
+    """The scope of request ``request_id`` (its text ``request``), given where each
+    request of the session began (``starts``: seq, request id) and the session's
+    operations ``ops``."""
+    seqs = [seq for seq, _ in starts]
+    start = next((seq for seq, rid in reversed(starts) if rid == request_id), 0)
+    if start <= (seqs[0] if seqs else 0):
+        return Scope(start=start, earlier=False, starts=tuple(seqs))
     cue = _CONTINUES.search(request)
     if cue:
         return Scope(
             start=start,
             earlier=True,
-            starts=tuple(starts),
+            starts=tuple(seqs),
             why=f"it continues earlier work (“{cue.group(0)}”)",
         )
     failing = _unresolved_categories([op for op in ops if op.call_seq < start])
@@ -58,10 +53,10 @@ def scope_of(
         return Scope(
             start=start,
             earlier=True,
-            starts=tuple(starts),
+            starts=tuple(seqs),
             why=f"it asks about {what}, which failed earlier",
         )
-    return Scope(start=start, earlier=False, starts=tuple(starts))
+    return Scope(start=start, earlier=False, starts=tuple(seqs))
 
 
 def _unresolved_categories(ops: Sequence[Operation]) -> set[str]:

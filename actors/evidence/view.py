@@ -23,6 +23,7 @@ Every list is capped; a cap that cut something is named in ``truncated``.
 from __future__ import annotations
 
 import hashlib
+import heapq
 import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -31,9 +32,9 @@ from typing import TypeVar
 import msgspec
 
 from donecheck.actors.evidence.errors import unresolved_errors
-from donecheck.actors.evidence.excerpt import excerpt
+from donecheck.actors.evidence.excerpt import excerpt_of
+from donecheck.actors.evidence.index import EvidenceIndex
 from donecheck.actors.evidence.integrity import Weakened, changes, weakened
-from donecheck.actors.evidence.materials import depends_on, materials_of
 from donecheck.actors.evidence.pairing import (
     checks,
     command_of,
@@ -41,10 +42,10 @@ from donecheck.actors.evidence.pairing import (
     stands_for,
     unresolved_failures,
 )
-from donecheck.actors.evidence.reads import read_evidence, shown_paths
+from donecheck.actors.evidence.reads import reads_of, shown_paths
 from donecheck.actors.evidence.runner import output_summary, report_summary, tool_error
 from donecheck.actors.evidence.scope import scope_of
-from donecheck.actors.evidence.writes import edits_of, snapshots
+from donecheck.actors.evidence.writes import edits_of
 from donecheck.actors.messages import (
     ApprovalStatement,
     CheckReport,
@@ -58,6 +59,7 @@ from donecheck.actors.messages import (
     Operation,
     PassingRun,
     ReportedRun,
+    Scope,
     SessionOpened,
     SuiteChange,
     ToolCall,
@@ -72,6 +74,7 @@ from donecheck.actors.review.approval import (
     statements_of,
 )
 from donecheck.actors.review.claims import asks_to_change, category_of_check, names_as_verifier
+from donecheck.actors.review.preanalysis import needed_attachments
 
 __all__ = [
     "CAPS",
@@ -356,9 +359,17 @@ def progress_digest(ops: Iterable[Operation], files: Iterable[FileSnapshot]) -> 
     return digest.hexdigest()
 
 
-def _entry_texts(entries: Sequence[LedgerEntry], wanted: set[str]) -> dict[str, str]:
-    """Full text behind each wanted ledger id: a result with its call's arguments,
-    within the bounds above, the newest first."""
+def _in_scope(index: EvidenceIndex, scope: Scope) -> Iterator[tuple[int, ToolCall | ToolResult]]:
+    """The request's tool calls and results, in ledger order."""
+    merged: Iterable[tuple[int, ToolCall | ToolResult]] = heapq.merge(
+        index.calls.items(), index.results.items(), key=lambda item: item[0]
+    )
+    return ((seq, event) for seq, event in merged if scope.includes(seq))
+
+
+def _entry_texts(index: EvidenceIndex, scope: Scope, wanted: set[str]) -> dict[str, str]:
+    """Full text behind each wanted ledger id of the request: a result with its call's
+    arguments, within the bounds above, the newest first."""
     calls: dict[str, ToolCall] = {}
     texts: dict[str, str] = {}
 
@@ -367,15 +378,14 @@ def _entry_texts(entries: Sequence[LedgerEntry], wanted: set[str]) -> dict[str, 
         shown = args if isinstance(args, str) else json.dumps(args, ensure_ascii=False)
         return f"{call.name} {command_of(call) or ''} {shown}"
 
-    for entry in entries:
-        event = entry.event
+    for seq, event in _in_scope(index, scope):
         if isinstance(event, ToolCall):
             calls[event.call_id] = event
-            if f"E{entry.seq}" in wanted:
-                texts[f"E{entry.seq}"] = call_text(event)
-        elif isinstance(event, ToolResult) and f"E{entry.seq}" in wanted:
+            if f"E{seq}" in wanted:
+                texts[f"E{seq}"] = call_text(event)
+        elif f"E{seq}" in wanted:
             call = calls.get(event.call_id)
-            texts[f"E{entry.seq}"] = f"{call_text(call) if call else ''}\n{event.output}"
+            texts[f"E{seq}"] = f"{call_text(call) if call else ''}\n{event.output}"
     used = 0
     for eid in reversed(texts):
         text = texts[eid][: _TEXT_CHARS if used < _TEXTS_CHARS else _TEXT_AFTER]
@@ -384,16 +394,15 @@ def _entry_texts(entries: Sequence[LedgerEntry], wanted: set[str]) -> dict[str, 
     return texts
 
 
-def _tool_results(entries: Sequence[LedgerEntry]) -> dict[str, tuple[str, str]]:
+def _tool_results(index: EvidenceIndex, scope: Scope) -> dict[str, tuple[str, str]]:
     """Per tool call id that returned images: where (``E7 (`read_file a.png`)``) and
     the start of the result's text, so each image sits beside what it belongs to."""
     calls: dict[str, ToolCall] = {}
     found: dict[str, tuple[str, str]] = {}
-    for entry in entries:
-        event = entry.event
+    for seq, event in _in_scope(index, scope):
         if isinstance(event, ToolCall):
             calls[event.call_id] = event
-        elif isinstance(event, ToolResult) and event.images:
+        elif event.images:
             call = calls.get(event.call_id)
             what = ""
             if call is not None:
@@ -406,7 +415,7 @@ def _tool_results(entries: Sequence[LedgerEntry]) -> dict[str, tuple[str, str]]:
             text = " ".join(event.output.split())
             if len(text) > _RESULT_TEXT_CHARS:
                 text = text[: _RESULT_TEXT_CHARS - 1] + "…"
-            found[event.call_id] = (f"E{entry.seq}{what}", text or "(no text)")
+            found[event.call_id] = (f"E{seq}{what}", text or "(no text)")
     return found
 
 
@@ -429,31 +438,22 @@ def build_view(
     request: EvidenceRequest,
     *,
     ops: Sequence[Operation] | None = None,
+    index: EvidenceIndex | None = None,
     snapshot_targets: int = 24,
     statements: Sequence[ApprovalStatement] | None = None,
 ) -> EvidenceView:
-    """The evidence of ``request`` from a session's ``entries`` (seq order), given the
-    session's operations ``ops`` when the caller paired them already, and the
-    approval statements of ``entries`` (:func:`entry_sources`) when it read them."""
+    """The evidence of ``request`` from a session's ``entries`` (seq order), given —
+    when the caller keeps them as the log grows, as the ledger does — the session's
+    operations ``ops``, its :class:`~.index.EvidenceIndex` and the approval
+    statements of ``entries`` (:func:`entry_sources`). With all three no entry is
+    read again: only what they hold."""
+    index = index if index is not None else EvidenceIndex.of(entries, snapshot_targets)
     session_ops = list(ops) if ops is not None else operations(entries)
-    scope = scope_of(entries, request.request_id, request.request, session_ops)
+    scope = scope_of(index.starts, request.request_id, request.request, session_ops)
     scoped = [op for op in session_ops if scope.includes(op.call_seq)]
     scoped_edits = [e for e in edits_of(session_ops) if scope.includes(e.seq)]
-    results: dict[int, ToolResult] = {}
-    reports: dict[int, CheckReport] = {}
-    calls: dict[int, ToolCall] = {}
-    snapshot_paths: dict[str, None] = {}
-    for entry in entries:
-        event = entry.event
-        if isinstance(event, ToolResult):
-            results[entry.seq] = event
-        elif isinstance(event, ToolCall):
-            calls[entry.seq] = event
-        elif isinstance(event, CheckReport):
-            reports[entry.seq] = event
-        elif isinstance(event, FileSnapshot):
-            snapshot_paths[event.path] = None
-    found = changes(entries, scoped, results, _asked(request.request))
+    results, reports, calls = index.results, index.reports, index.calls
+    found = changes(calls, scoped, results, _asked(request.request))
     weak = weakened(scoped, found, results, reports)
     ops_ = [_demoted(op, weak[op.call_seq]) if op.call_seq in weak else op for op in scoped]
     writes = [e for e in scoped_edits if e.ok is not False]
@@ -505,16 +505,8 @@ def build_view(
             named[edit.path] = edit
     unnamed = [e.seq for e in writes if e.path is None][-3:]
     looked = _looked(ops_, calls, results)
-    materials = materials_of(entries)
-    start = next(
-        (
-            e.seq
-            for e in entries
-            if isinstance(e.event, SessionOpened | UserInput)
-            and e.event.request_id == request.request_id
-        ),
-        0,
-    )
+    materials = list(index.materials.values())
+    start = index.start_of(request.request_id)
     approvals: list[ApprovalStatement] = []
     if request.approvals:  # the request's own statements first, then the ledger's, in order
         said = statements if statements is not None else statements_of(entry_sources(entries))
@@ -523,12 +515,16 @@ def build_view(
         session_id=request.session_id,
         request_id=request.request_id,
         last_seq=len(entries),
-        progress=progress_digest(session_ops, snapshots(entries, snapshot_targets)[0]),
+        progress=progress_digest(session_ops, index.snapshots.values()),
         scope=scope,
-        acted=any(seq > start for seq in calls),
-        attachments=tuple(depends_on(entries, request.request_id, request.request)),
+        acted=bool(calls) and next(reversed(calls)) > start,
+        attachments=tuple(
+            needed_attachments(
+                index.first_request, index.attachments, request.request_id, request.request
+            )
+        ),
         materials=tuple(materials),
-        reads=tuple(read_evidence(entries, session_ops)),
+        reads=tuple(reads_of(index, session_ops)),
         failed=capped("failed", failed),
         weakened=tuple(unfailed),
         errors=capped("errors", unresolved_errors(ops_, scoped_edits, results)),
@@ -542,20 +538,17 @@ def build_view(
         last_edit=last_edit,
         writes=capped("writes", list(named.values())),
         unnamed_writes=tuple(unnamed),
-        snapshot_paths=tuple(snapshot_paths),
+        snapshot_paths=tuple(index.snapshot_paths),
         looked=capped("looked", list(looked.items())),
         runs=_reported_runs(ops_, reports, results),
         approvals=tuple(approvals[:MAX_STATEMENTS]),
     )
     if request.prompt:
-        in_scope = [
-            e
-            for e in entries
-            if scope.includes(e.seq) or isinstance(e.event, SessionOpened | MaterialRecorded)
-        ]
-        listed = capped("checks", checks(ops_, last_edit.seq if last_edit is not None else None))
+        listed = capped(
+            "checks", checks(ops_, last_edit.seq if last_edit is not None else None, unsettled)
+        )
         edits = capped("edits", scoped_edits)
-        log = excerpt(in_scope, request.excerpt_chars, ops_)
+        log = excerpt_of(index, ops_, request.excerpt_chars)
         shown = {c.latest for c in listed} | {f"E{e.seq}" for e in edits} | set(log.shown)
         shown.update(eid for read in view.reads for eid in read.evidence)
         view = msgspec.structs.replace(
@@ -563,8 +556,8 @@ def build_view(
             checks=listed,
             edits=edits,
             excerpt=log,
-            texts=_entry_texts(in_scope, shown),
-            tool_results=_tool_results(in_scope)
+            texts=_entry_texts(index, scope, shown),
+            tool_results=_tool_results(index, scope)
             if any(m.origin == "tool" for m in materials)
             else {},
         )

@@ -270,3 +270,19 @@ def test_approval_statements_are_read_only_for_a_claim_of_approval() -> None:
     assert isinstance(result, Verdict) and result.decision == "need_fix"
     (finding,) = [f for f in result.findings if f.rule == "approval_claim"]
     assert "approval pending" in finding.problem
+
+
+def test_the_ledger_keeps_the_index_a_review_reads_as_entries_arrive() -> None:
+    """No entry is read twice: after the first review the ledger feeds its index
+    with each append, and an idle session (never reviewed) holds none."""
+    ledger = EvidenceLedger()
+    ledgers = LocalLedgers([ledger])
+    session(ledgers)
+    ran(ledgers, 1, "1 failed", 1)
+    log = ledger._sessions["s"]
+    assert log.index is None  # idle: nothing but the entries
+    ledger.evidence(ask())
+    assert log.index is not None and log.index.count == 3
+    ran(ledgers, 2, "3 passed", 0)
+    assert log.index.count == 5  # fed with the append, before any review asks
+    assert ledger.evidence(ask()).failed == ()
