@@ -1,11 +1,6 @@
-"""English:
-every word the review reads in it (see :mod:`donecheck.actors.review.lang`)."""
-
-from __future__ import annotations
+"""The English pack: every word the review reads in it (fields: ``pack.py``)."""
 
 from donecheck.actors.review.lang.pack import Pack
-
-__all__ = ["PACK"]
 
 PACK = Pack(
     code="en",

@@ -1,11 +1,6 @@
-"""Chinese (simplified and traditional):
-every word the review reads in it (see :mod:`donecheck.actors.review.lang`)."""
-
-from __future__ import annotations
+"""The Chinese pack (simplified and traditional): every word the review reads in it."""
 
 from donecheck.actors.review.lang.pack import Pack
-
-__all__ = ["PACK"]
 
 PACK = Pack(
     code="zh",
