@@ -4,8 +4,9 @@ Each request is reviewed on the ledger from its own start — the seeds' "this
 round's tool ledger" — plus the materials still attached. An earlier request's
 work counts only when the new request depends on it: it continues it ("now make
 the tests pass", "继续") or it names a kind of check that an earlier request left
-failing. So a new task ("write CHANGELOG.md") is never steered to fix the last
-task's failing test, and a follow-up ("the tests still fail, fix them") is.
+failing — unless it sets that work aside ("forget the test for now", "先不管测试").
+So a new task ("write CHANGELOG.md") is never steered to fix the last task's
+failing test, and a follow-up ("the tests still fail, fix them") is.
 
 Requests are labelled ``R1``, ``R2`` … in session order; a report says which
 request each cited entry belongs to.
@@ -17,12 +18,12 @@ import re
 from collections.abc import Sequence
 
 from donecheck.actors.messages import Operation, Scope
-from donecheck.actors.review.claims import category_of_check, mentioned_categories
+from donecheck.actors.review.claims import category_of_check, mentioned_categories, set_aside
 from donecheck.actors.review.lang import PACKS
 
 __all__ = ["Scope", "scope_of"]
 
-# A request that continues the earlier work: each language pack's rows.
+# A request that continues the earlier work, or sets it aside: each pack's rows.
 _CONTINUES = re.compile(
     "|".join(f"(?:{pattern})" for pack in PACKS for pattern in pack.continuations), re.I
 )
@@ -38,7 +39,8 @@ def scope_of(
     start = next((seq for seq, rid in reversed(starts) if rid == request_id), 0)
     if start <= (seqs[0] if seqs else 0):
         return Scope(start=start, earlier=False, starts=tuple(seqs))
-    cue = _CONTINUES.search(request)
+    asked = set_aside(request)  # "forget the failing test": naming it is no continuation
+    cue = _CONTINUES.search(asked)
     if cue:
         return Scope(
             start=start,
@@ -47,7 +49,7 @@ def scope_of(
             why=f"it continues earlier work (“{cue.group(0)}”)",
         )
     failing = _unresolved_categories([op for op in ops if op.call_seq < start])
-    named = mentioned_categories(request) & failing
+    named = mentioned_categories(asked) & failing
     if named:
         what = ", ".join(sorted(named))
         return Scope(

@@ -46,6 +46,7 @@ __all__ = [
     "names_as_verifier",
     "path_matches",
     "sentences",
+    "set_aside",
     "strip_code",
     "unfinished",
 ]
@@ -558,8 +559,10 @@ def _claimed_paths(sentence: str) -> list[tuple[int, int, str]]:
 
 
 def mentioned_paths(text: str) -> list[str]:
-    """Path-like names in ``text`` (``src/a.py``, `` `README.md` ``, ``Dockerfile``)."""
-    return list(dict.fromkeys(path for _, _, path in _claimed_paths(strip_code(text))))
+    """Path-like names in ``text`` (``src/a.py``, `` `README.md` ``, ``Dockerfile``),
+    but those it sets aside ("ignore tests/test_x.py for now")."""
+    plain = set_aside(strip_code(text))
+    return list(dict.fromkeys(path for _, _, path in _claimed_paths(plain)))
 
 
 def file_claims(answer: str) -> list[FileClaim]:
@@ -640,11 +643,21 @@ _MENTIONS: list[tuple[Category, re.Pattern[str]]] = [
 ]
 
 
+_SET_ASIDE = _joined_rows([row for pack in PACKS for row in pack.fresh_starts])
+
+
+def set_aside(text: str) -> str:
+    """``text`` without what it sets aside ("forget the test for now", "先不管测试",
+    "instead of fixing the test"): what is left is what it asks for."""
+    return _SET_ASIDE.sub(" ", text)
+
+
 def mentioned_categories(text: str) -> frozenset[Category]:
-    """Check categories ``text`` names ("tests", "lint", "类型检查"); empty if none.
-    A quoted sentence is content to write, not an instruction ("add the line 'Run
-    make test before sending a PR.'" names no check)."""
-    plain = _QUOTED_SENTENCE.sub(" ", strip_code(text))
+    """Check categories ``text`` names ("tests", "lint", "类型检查") as work to do;
+    empty if none. A quoted sentence is content to write, not an instruction ("add
+    the line 'Run make test before sending a PR.'" names no check), and a check it
+    sets aside ("forget the test for now") is not asked for."""
+    plain = _QUOTED_SENTENCE.sub(" ", set_aside(strip_code(text)))
     return frozenset(cat for cat, pattern in _MENTIONS if pattern.search(plain))
 
 

@@ -109,6 +109,23 @@ def test_clause_words_end_clauses_only_in_their_own_language() -> None:
     assert language_of("Les tests passent et le build aussi.") == "fr"
 
 
+@pytest.mark.parametrize(
+    ("request_text", "asked"),
+    [
+        ("Forget the test for now. Write CHANGELOG.md.", set()),
+        ("Ignore the failing test and write CHANGELOG.md.", set()),
+        ("Don't forget the tests: make sure they pass.", {"test"}),  # not set aside
+        ("Do not ignore the lint errors.", {"lint"}),
+        ("Never mind the lint, just make the tests pass.", {"test"}),
+        ("Write the docs instead of fixing the test.", set()),
+        ("先不管测试，写 CHANGELOG.md。", set()),
+        ("先不管文档，让测试通过。", {"test"}),
+    ],
+)
+def test_what_a_request_sets_aside_is_not_asked_for(request_text: str, asked: set[str]) -> None:
+    assert mentioned_categories(request_text) == asked
+
+
 def test_mentions_of_checks_come_from_every_pack() -> None:
     assert mentioned_categories("运行类型检查") == {"type"}
     assert mentioned_categories("Die Kompilierung muss gelingen.") == {"build"}

@@ -98,3 +98,35 @@ def test_a_claim_in_a_new_task_needs_its_own_run() -> None:
 def test_a_single_request_session_is_unlabelled() -> None:
     verdict = review_by_rules(first_task_left_failing().request("Fixed; tests pass."))
     assert not verdict.cited["E5"].startswith("[R")
+
+
+@pytest.mark.parametrize(
+    "aside",
+    [
+        "Forget the test for now. Write CHANGELOG.md with a line for this release.",
+        "Ignore the failing test and write CHANGELOG.md with a line for this release.",
+        "Leave the tests for now; write CHANGELOG.md with a line for this release.",
+        "先不管测试，写 CHANGELOG.md，加一行这次发布的说明。",
+    ],
+)
+def test_a_request_that_sets_the_failing_work_aside_is_reviewed_on_its_own(aside: str) -> None:
+    """It names the test only to set it aside: the old failure is not its to fix."""
+    ledger = first_task_left_failing()
+    ledger.user(aside, "r2")
+    ledger.write("CHANGELOG.md")
+    verdict = review_by_rules(
+        ledger.request("I wrote CHANGELOG.md with a line for this release.", aside, "r2")
+    )
+    assert verdict.decision == "pass", (aside, verdict.findings)
+
+
+def test_setting_one_thing_aside_keeps_a_continuation_of_another() -> None:
+    """ "Forget the docs; fix the failing test again" still continues the failing work."""
+    ledger = first_task_left_failing()
+    follow_up = "Forget the docs; fix the failing test again."
+    ledger.user(follow_up, "r2")
+    ledger.write("calc.py")
+    verdict = review_by_rules(
+        ledger.request("Done: add() is fixed and every test passes now.", follow_up, "r2")
+    )
+    assert verdict.decision == "need_fix"

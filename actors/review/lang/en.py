@@ -188,6 +188,17 @@ PACK = Pack(
         r"\bfix (?:it|that|this|them|those)\b|\bmake (?:it|them|that|those) pass\b",
         r"\bnow (?:make|get|fix|run|let)\b|\bdidn't work\b|\bdoes(?:n't| not) work\b",
     ),
+    fresh_starts=(
+        # "forget the test for now", "ignore the failing test and …": what is set aside
+        r"(?<!\bdon't\s)(?<!\bdo not\s)(?<!\bnever\s)(?<!\bnot\s)"  # "don't forget the tests"
+        r"\b(?:forget|ignore|drop|skip)(?:\s+about)?\s+(?:it|that|this|those|these|the)\b"
+        r"(?:\s+(?!and\b|but\b|then\b)[\w./-]+){0,3}(?:\s+for now)?",
+        r"\bnever ?mind\b[^.;:,!?]*",
+        r"\bleave (?:it|that|this|those|these|the [\w./-]+(?: [\w./-]+)?)"
+        r" (?:for now|aside|alone|be)\b",
+        r"\bset (?:it|that|this|those|these|the [\w./-]+(?: [\w./-]+)?) aside\b",
+        r"\binstead of\b[^.;:,!?]*",  # "write the docs instead of fixing the test"
+    ),
     # approvals
     stop_words="""a an the this that these those it its it's they them their our your my his her
     all any every everything each one is are was were be been being has have had got gets get do

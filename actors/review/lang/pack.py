@@ -95,6 +95,9 @@ class Pack:
     """An acceptance item refers to the attachments as a whole ("the attached")."""
     continuations: tuple[str, ...] = ()
     """A new request continues the earlier work (its failures still count)."""
+    fresh_starts: tuple[str, ...] = ()
+    """A new request sets the earlier work aside ("forget the test for now"): naming
+    what failed then does not make it depend on it (a continuation still does)."""
 
     # --------------------------------------------------------------- approvals
     stop_words: str = ""
