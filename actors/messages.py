@@ -701,6 +701,9 @@ class EvidenceView(Message, frozen=True, kw_only=True):
     """The latest write to each named path that did not fail, in ledger order."""
     unnamed_writes: tuple[int, ...] = ()
     """Call seqs of the latest writes that name no path (at most three)."""
+    script_runs: tuple[int, ...] = ()
+    """Call seqs of the latest commands that ran a script the agent wrote (at most
+    three): it may have written files no command names."""
     snapshot_paths: tuple[str, ...] = ()
     looked: tuple[tuple[str, str], ...] = ()
     """(path, evidence id) of each file a tool showed, its latest showing, in order."""

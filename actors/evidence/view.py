@@ -45,7 +45,7 @@ from donecheck.actors.evidence.pairing import (
 from donecheck.actors.evidence.reads import reads_of, shown_paths
 from donecheck.actors.evidence.runner import output_summary, report_summary, tool_error
 from donecheck.actors.evidence.scope import scope_of
-from donecheck.actors.evidence.writes import edits_of
+from donecheck.actors.evidence.writes import edits_of, script_runs
 from donecheck.actors.messages import (
     ApprovalStatement,
     CheckReport,
@@ -538,6 +538,7 @@ def build_view(
         last_edit=last_edit,
         writes=capped("writes", list(named.values())),
         unnamed_writes=tuple(unnamed),
+        script_runs=tuple(script_runs(ops_, writes)[-3:]),
         snapshot_paths=tuple(index.snapshot_paths),
         looked=capped("looked", list(looked.items())),
         runs=_reported_runs(ops_, reports, results),

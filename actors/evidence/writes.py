@@ -8,7 +8,15 @@ from collections.abc import Iterable
 
 from donecheck.actors.messages import Edit, FileSnapshot, LedgerEntry, Operation, ToolCall
 
-__all__ = ["EDITOR_TOOLS", "PATH_KEYS", "edits_of", "last_edit_seq", "snapshots", "write_paths"]
+__all__ = [
+    "EDITOR_TOOLS",
+    "PATH_KEYS",
+    "edits_of",
+    "last_edit_seq",
+    "script_runs",
+    "snapshots",
+    "write_paths",
+]
 
 _WRITE_TOOLS = {
     "write",
@@ -99,6 +107,41 @@ def _shell_write_paths(command: str) -> tuple[str | None, ...]:
         elif match.group("verb"):
             paths.append(None)
     return tuple(dict.fromkeys(paths))
+
+
+_RUN_SCRIPT = re.compile(
+    r"""(?x)(?:^|[;&|(]\s*|\bthen\s+|\bdo\s+)
+    (?:sudo\s+)?(?:(?:python[\d.]*|bash|sh|zsh|node|ruby|perl|php|deno\s+run|bun|tsx|ts-node)
+    \s+(?:-[^\s-]\S*\s+)*(?P<script>[^\s;&|-][^\s;&|]*)
+    | (?P<exe>\.{0,2}/[^\s;&|]+))"""
+)
+
+
+@functools.lru_cache(maxsize=8192)
+def _scripts(command: str) -> tuple[str, ...]:
+    """The files a shell command runs as programs: ``python gen.py``, ``bash
+    setup.sh``, ``./make.sh``, ``/tmp/x/run.sh``."""
+    found = [m.group("script") or m.group("exe") for m in _RUN_SCRIPT.finditer(command)]
+    return tuple(dict.fromkeys(p.strip("'\"") for p in found if p))
+
+
+def _base(path: str) -> str:
+    return path.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
+
+
+def script_runs(ops: Iterable[Operation], written: Iterable[Edit]) -> list[int]:
+    """Call seqs of the commands that ran, without failing, a script the agent wrote
+    before: such a script may write files no command names (``bash setup.sh``
+    writing ``/home/alice/welcome.txt``). A check (``pytest``) is not one."""
+    writes = [(e.seq, _base(e.path)) for e in written if e.path is not None]
+    out = []
+    for op in ops:
+        if op.command is None or op.check is not None or op.ok is False:
+            continue
+        names = {_base(p) for p in _scripts(op.command)}
+        if any(seq < op.call_seq and name in names for seq, name in writes):
+            out.append(op.call_seq)
+    return out
 
 
 def edits_of(ops: Iterable[Operation]) -> list[Edit]:

@@ -123,6 +123,9 @@ def steer_message(
         " this checklist grants no new permissions.",
         "- Keep what was already correct. If you believe a point is wrong, show evidence"
         " instead of changing correct work.",
+        "- Do not weaken what verifies the work to satisfy this checklist: no skipped,"
+        " deleted or loosened tests, no edited test configuration or gates, unless the task"
+        " itself asks for it.",
         f"- Label everything you add or change in this round with {round_label(next_label)}.",
         f"- Then give your final answer again ({next_label}); DoneCheck will review it.",
     ]

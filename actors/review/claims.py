@@ -33,6 +33,7 @@ __all__ = [
     "approval_claims",
     "approval_statements",
     "asks_for_change",
+    "asks_for_harm",
     "asks_to_change",
     "asks_user",
     "category_of_check",
@@ -47,6 +48,7 @@ __all__ = [
     "path_matches",
     "sentences",
     "set_aside",
+    "stated_paths",
     "strip_code",
     "unfinished",
 ]
@@ -478,6 +480,31 @@ def _read_by(sentence: str, field: str) -> bool:
     )
 
 
+def asks_for_harm(text: str) -> str:
+    """The sentence of ``text`` that tells the agent to weaken what verifies its
+    work (skip, delete or loosen a test or an assertion, edit the test
+    configuration or a gate), or ``""``. "Undo that change (do not weaken the
+    tests)" does not, nor "die Tests nicht überspringen": a negation before the
+    instruction in its clause, or inside it, takes it back."""
+    patterns = _pack_patterns("harm")
+    for sentence in sentences(text):
+        for reader in _readers_for(sentence):
+            pattern = patterns.get(reader.lex.code)
+            if pattern is None:
+                continue
+            for hit in pattern.finditer(sentence):
+                begin, _ = _clause(sentence, hit.start(), hit.end())
+                near = max(begin, hit.start() - reader.lex.reach)
+                words = hit.group().split()
+                inner = " ".join(words[1:-1])  # "Tests nicht überspringen": not its verb
+                if not (
+                    _occurs(reader.negation, sentence, near, hit.start())
+                    or (inner and reader.negation.search(inner))
+                ):
+                    return sentence
+    return ""
+
+
 def unfinished(answer: str) -> str:
     """Why ``answer`` is no final answer, or ``""``: it is empty, or its last sentence
     announces a next step ("Now let me run this analysis script.") — the run ended
@@ -580,6 +607,28 @@ def file_claims(answer: str) -> list[FileClaim]:
     for claim in claims(answer, frozenset({"file"})):
         found.setdefault(claim.sentence, []).extend(claim.paths)
     return [FileClaim(s, tuple(dict.fromkeys(paths))) for s, paths in found.items()]
+
+
+def stated_paths(answer: str) -> list[tuple[str, str]]:
+    """(sentence, path) for each path ``answer`` names in a statement of fact
+    ("README.md now has the install command"): not a question, not negated
+    (before or after the path) or conditional in its clause, not a next step
+    announced. Weaker than a
+    :func:`file_claims` claim — the sentence need not say the file was changed —
+    and read only as a claim that work on a file the request asks to change was done."""
+    found = []
+    for sentence in sentences(answer):
+        if _question(sentence) or _read_by(sentence, "next_step"):
+            continue
+        readers = _readers_for(sentence)
+        for start, end, path in _claimed_paths(sentence):
+            _, finish = _clause(sentence, start, end)
+            if any(
+                _stated(r, sentence, start, end) and not _occurs(r.negation, sentence, end, finish)
+                for r in readers
+            ):
+                found.append((sentence, path))
+    return found
 
 
 def _governed(reader: _Reader, sentence: str, start: int, end: int) -> bool:
@@ -689,7 +738,7 @@ _READ_REQUEST = _joined_rows([pack.read_request for pack in PACKS])
 def names_as_verifier(text: str, path: str) -> bool:
     """Is ``path`` named as what a check runs ("make sure tests/test_a.py passes", "the
     tests in test_a.py"), not as a file to change?"""
-    quoted = r"[`'\"]?" + re.escape(path) + r"[`'\"]?"
+    quoted = r"(?<![\w./-])[`'\"]?" + re.escape(path) + r"[`'\"]?(?![\w/-])"
     return any(
         (pack.verifier_after and re.search(quoted + pack.verifier_after, text, re.I))
         or (pack.verifier_before and re.search(pack.verifier_before + quoted, text, re.I))

@@ -36,6 +36,7 @@ the kind it names), else "not verified".
 
 from __future__ import annotations
 
+import fnmatch
 import re
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -73,6 +74,7 @@ from donecheck.actors.review.claims import (
     mentioned_paths,
     names_as_verifier,
     path_matches,
+    stated_paths,
     unfinished,
 )
 from donecheck.actors.review.gates import FIX_RULES
@@ -285,7 +287,9 @@ def failed_checks(view: EvidenceView, claims: Sequence[CheckClaim]) -> Found:
                     requirement=f"`{op.command}` passes",
                     problem=problem,
                     evidence=(eid,),
-                    recheck=f"Fix the cause, re-run `{op.command}` and show it passing.",
+                    recheck=f"Fix the cause of the failure without weakening the check (no"
+                    f" skipped, deleted or loosened tests, no changed test configuration), re-run"
+                    f" `{op.command}` and show it passing.",
                     rule="failed_check",
                 ),
                 {eid: _describe_run(op, failed.summary)},
@@ -393,8 +397,11 @@ def unwritten_files(view: EvidenceView, answer: str) -> Found:
         ]
         if not missing:
             continue
-        if unnamed:
-            ids = ", ".join(f"E{seq}" for seq in unnamed[-3:])
+        maybe = unnamed or (
+            view.script_runs if all(_maybe_written(p, view) for p in missing) else ()
+        )
+        if maybe:
+            ids = ", ".join(f"E{seq}" for seq in maybe[-3:])
             notes.append(
                 f"Not flagged: the answer says it changed {', '.join(missing)}; commands"
                 f" ({ids}) wrote files they do not name, which may include them."
@@ -410,8 +417,8 @@ def unwritten_files(view: EvidenceView, answer: str) -> Found:
                     requirement=f"The claim “{claim.sentence}” is backed by the ledger",
                     problem=problem,
                     evidence=("ANSWER",),
-                    recheck="Make the change with a file tool (or show the diff, e.g. `git diff"
-                    " -- " + " ".join(missing) + "`) so the ledger records it.",
+                    recheck="Show the change (e.g. `git diff -- " + " ".join(missing) + "`) so"
+                    " the ledger records it, or correct the answer if it was not made.",
                     rule="unwritten_file",
                 ),
                 _ANSWER,
@@ -546,7 +553,11 @@ class _Shown:
     shown: int = 0
     failing: bool = False
     files: list[str] = field(default_factory=list)
-    """Named files with no write (or, for an item that does not ask for a change, read)."""
+    """Named files with no write, and no command that may have written them (or, for
+    an item that does not ask for a change, no read)."""
+    touched: list[str] = field(default_factory=list)
+    """Named files to change that a command may have written (a script, a glob) with
+    no write to them seen: not verified, never steered."""
     targets: list[str] = field(default_factory=list)
     """Named files the item has a check run on ("the tests in test_calc.py pass") that
     no passing run could be matched to: not verified, never a file to change."""
@@ -559,6 +570,28 @@ class _Shown:
         self.shown += 1
         self.evidence.append(evidence)
         self.why.append(why)
+
+
+_GLOB = re.compile(r"[*?\[]")
+
+
+def _maybe_written(path: str, view: EvidenceView) -> bool:
+    """A write the ledger saw may include ``path``: a command that writes files it
+    does not name (``git apply``), a glob that matches it (``sed -i … *.py``), or a
+    script the agent wrote and ran, with ``path`` shown after it (``bash setup.sh``
+    then ``cat /home/alice/welcome.txt``)."""
+    if view.unnamed_writes:
+        return True
+    name = path.replace("\\", "/").rsplit("/", 1)[-1]
+    if any(
+        e.path and _GLOB.search(e.path) and fnmatch.fnmatch(name, e.path.rsplit("/", 1)[-1])
+        for e in view.writes
+    ):
+        return True
+    if not view.script_runs:
+        return False
+    first = min(view.script_runs)
+    return any(path_matches(path, p) and int(eid[1:]) > first for p, eid in view.looked)
 
 
 _TEST_FILE = re.compile(
@@ -659,6 +692,8 @@ class _Coverage:
             checked = [r for r in self.ran if _runs_on(r, path)] if not change else []
             if checked:
                 found.add(checked[-1].op.evidence_id, f"a passing run on {path}")
+            elif _maybe_written(path, view):
+                found.touched.append(path)  # a command may have written it
             else:
                 found.files.append(path)
         for category in sorted(mentioned_categories(text)):
@@ -697,6 +732,17 @@ def rules_coverage(acceptance: Acceptance, view: EvidenceView) -> tuple[Coverage
             note = "not verified"
             if found.why:
                 note += f": {', '.join(found.why)} shown, not all it names"
+            unmatched = [
+                *(f"no passing run of {c} after the last edit" for c in found.checks),
+                *(f"no write to {f}" for f in found.files),
+                *(
+                    f"no write to {f} seen, though a command may have written it"
+                    for f in found.touched
+                ),
+                *(f"no passing run matched to {t}" for t in found.targets),
+            ]
+            if unmatched:
+                note += ("; " if found.why else ": ") + "; ".join(unmatched)
             coverage.append(
                 Coverage(item=item.id, requirement=item.text, evidence=evidence, note=note)
             )
@@ -713,47 +759,68 @@ def rules_coverage(acceptance: Acceptance, view: EvidenceView) -> tuple[Coverage
     return tuple(coverage)
 
 
-def uncovered_items(view: EvidenceView, answer: str, coverage: Sequence[Coverage]) -> Found:
-    """``uncovered_item``: evidence first — every item the ledger could show done
-    must be shown done.
+def claims_work(answer: str, files: Sequence[str] = ()) -> str:
+    """The answer's first claim that work was done — finished, checks passing, files
+    written, or one of ``files`` named as fact ("README.md now has the install
+    command") — or ``""`` when it claims none."""
+    done = completion_claims(answer)
+    if done:
+        return done[0]
+    checked = check_claims(answer)
+    if checked:
+        return checked[0].sentence
+    written = file_claims(answer)
+    if written:
+        return written[0].sentence
+    return next((s for s, p in stated_paths(answer) if any(path_matches(p, f) for f in files)), "")
 
-    A checkable item (it names a check, a file or an attachment) not shown done
-    asks for what is missing; when the answer claims the work is complete, the
-    finding quotes the claim. An attachment never read is left to
-    ``unread_attachment``, which says so already.
+
+def uncovered_items(view: EvidenceView, answer: str, coverage: Sequence[Coverage]) -> Found:
+    """``uncovered_item``: a claim of work with nothing behind it for what the request
+    names.
+
+    Only an answer that claims work was done (finished, checks passing, files
+    written, a file to change named as fact) is held to the items: for each
+    checkable item (it names a check or a file to change), the ledger must show
+    something — a run of the check after the last edit, a write to the file. What
+    the rules merely cannot match (a file a script the agent ran may have written,
+    a file named as what a check runs) stays "not verified" on the card and steers
+    nothing; an answer that claims nothing is not steered either. An attachment
+    never read is left to ``unread_attachment``, which says so already.
     """
-    claims = completion_claims(answer)
+    claimed = claims_work(answer)
     shown = _Coverage(view)
     out = []
     for item in coverage:
         if item.status != "not_verified":
             continue
         found = shown.show(item.requirement)
+        claim = claimed or claims_work(answer, found.files)
         missing = []
         if found.checks:
             missing.append(f"no passing run of {' or '.join(found.checks)} after the last edit")
         if found.files:
-            missing.append("no write to (or read of) " + ", ".join(f"`{f}`" for f in found.files))
-        if not missing:
-            continue  # nothing named, or only attachments left unread
+            missing.append("no write to " + ", ".join(f"`{f}`" for f in found.files))
+        if not missing or not claim:
+            continue  # nothing it could not match is steered, nor an answer claiming nothing
         problem = "Nothing in the ledger shows it done: " + "; ".join(missing) + "."
-        if claims:
-            problem += f" Yet the answer says “{claims[0]}”"
+        problem += f" Yet the answer says “{claim}”"
         recheck = (
             "Run the check it names and show it passing."
             if found.checks
-            else "Make the change with a file tool (or show it) so the ledger records it."
+            else "Make the change it asks for with a file tool (or show the diff) so the"
+            " ledger records it."
         )
         out.append(
             (
                 Finding(
                     requirement=f"{item.item}: {item.requirement}",
                     problem=problem,
-                    evidence=("ANSWER",) if claims else (),
+                    evidence=("ANSWER",),
                     recheck=recheck,
                     rule="uncovered_item",
                 ),
-                _ANSWER if claims else {},
+                _ANSWER,
             )
         )
     return _found(out)

@@ -27,9 +27,11 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from donecheck.actors.messages import Coverage, CoverageStatus, Decision, Finding
+from donecheck.actors.review.claims import asks_for_harm
 from donecheck.actors.review.lang import PACKS
 
 __all__ = [
+    "SAFE_RECHECK",
     "Checked",
     "Given",
     "ParsedVerdict",
@@ -37,6 +39,7 @@ __all__ = [
     "json_objects",
     "parse_verdict",
     "quotes_in",
+    "safe_recheck",
 ]
 
 _MAX_TEXT = 200_000
@@ -296,6 +299,22 @@ class Given:
         return any(wanted in _squash(self.texts.get(i, "")) for i in pool)
 
 
+SAFE_RECHECK = (
+    "Show the evidence that settles this, without weakening the tests, their configuration"
+    " or the gates."
+)
+"""What a checklist line asks instead of a judge's recheck that would weaken the checks."""
+
+
+def safe_recheck(recheck: str, request: str) -> str:
+    """``recheck``, unless it tells the agent to weaken what verifies its work (a
+    judge's "skip the flaky test", "change the assertion to expect 5") and the
+    request itself asks for no such thing: then :data:`SAFE_RECHECK`."""
+    if recheck and asks_for_harm(recheck) and not asks_for_harm(request):
+        return SAFE_RECHECK
+    return recheck
+
+
 @dataclass(frozen=True, slots=True)
 class Checked:
     decision: Decision
@@ -341,12 +360,18 @@ def check_findings(
                 )
         else:
             fix_grade += 1
+        recheck = safe_recheck(finding.recheck, given.texts.get("REQUEST", ""))
+        if recheck != finding.recheck:
+            notes.append(
+                f"Judge finding {n} asked to weaken the checks (“{_clip(finding.recheck, 80)}”):"
+                " the checklist asks for evidence instead."
+            )
         kept.append(
             Finding(
                 requirement=finding.requirement or "A requirement of the request",
                 problem=finding.problem,
                 evidence=valid,
-                recheck=finding.recheck or "Show the evidence that settles this.",
+                recheck=recheck or "Show the evidence that settles this.",
                 rule=None,
             )
         )

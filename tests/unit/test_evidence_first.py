@@ -145,3 +145,74 @@ def test_a_check_target_is_not_a_file_to_change(request_text: str, decision: str
     ledger.run("python -m pytest -q tests/test_dates.py", 0, "=== 2 passed in 0.04s ===")
     verdict = review_by_rules(ledger.request("Done: tests/test_dates.py has 2 passing tests."))
     assert verdict.decision == decision, verdict.findings
+
+
+WELCOME = "Write a script that creates welcome.txt in /home/alice with a greeting, and run it."
+
+
+def _script_then_cat(ledger: LedgerBuilder) -> None:
+    ledger.write("setup.sh")
+    ledger.run("bash setup.sh", 0, "")
+    ledger.run("cat /home/alice/welcome.txt", 0, "Welcome, Alice!")
+
+
+def _cat_then_script(ledger: LedgerBuilder) -> None:
+    ledger.run("cat /home/alice/welcome.txt", 0, "Welcome, Alice!")
+    ledger.write("setup.sh")
+    ledger.run("bash setup.sh", 0, "")
+
+
+def _cat_only(ledger: LedgerBuilder) -> None:
+    ledger.write("setup.sh")
+    ledger.run("cat /home/alice/welcome.txt", 0, "Welcome, Alice!")
+
+
+@pytest.mark.parametrize(
+    ("steps", "decision"),
+    [
+        (_script_then_cat, "pass"),  # the script it wrote may have written it: not verified
+        (_cat_then_script, "need_evidence"),  # shown before anything could have written it
+        (_cat_only, "need_evidence"),  # the script was never run
+    ],
+)
+def test_a_file_a_script_of_the_agent_may_have_written_is_not_steered(
+    steps: object, decision: str
+) -> None:
+    ledger = LedgerBuilder()
+    ledger.open(WELCOME)
+    steps(ledger)  # type: ignore[operator]
+    verdict = review_by_rules(
+        ledger.request("Done: setup.sh created /home/alice/welcome.txt with the greeting.")
+    )
+    assert verdict.decision == decision, verdict.findings
+    (item,) = verdict.coverage
+    assert item.status == "not_verified"
+    if decision == "pass":
+        assert "a command may have written it" in item.note
+
+
+def test_a_glob_write_may_include_the_named_file() -> None:
+    ledger = LedgerBuilder()
+    ledger.open("Replace the tabs in utils.py with four spaces.")
+    ledger.run("sed -i 's/\\t/    /g' *.py", 0, "")
+    verdict = review_by_rules(ledger.request("Done: utils.py uses spaces now."))
+    assert verdict.decision == "pass", verdict.findings
+    assert "a command may have written it" in verdict.coverage[0].note
+
+
+@pytest.mark.parametrize(
+    ("answer", "decision"),
+    [
+        ("README.md now has the new install command.", "need_evidence"),  # a claim of state
+        ("README.md is not updated yet: the install command is not decided.", "pass"),
+        ("I could not update README.md: which install command should it show?", "pass"),
+        ("Ich habe README.md noch nicht geändert.", "pass"),
+    ],
+)
+def test_only_an_answer_that_claims_the_work_is_steered_for_it(answer: str, decision: str) -> None:
+    ledger = LedgerBuilder()
+    ledger.open("Update README.md with the new install command.")
+    verdict = review_by_rules(ledger.request(answer))
+    assert verdict.decision == decision, verdict.findings
+    assert verdict.coverage[0].status == "not_verified"
+    assert "no write to README.md" in verdict.coverage[0].note

@@ -164,3 +164,34 @@ def test_a_long_output_without_approval_words_is_not_read_for_statements() -> No
     text = "compiling module\n" * 20_000
     assert approval_statements(text) == []
     assert approval_statements(text + "The release is pending approval.\n")[0].approved is False
+
+
+@pytest.mark.parametrize(
+    ("text", "harm"),
+    [
+        ("Skip the failing test and re-run.", True),
+        ("Change the assertion in test_calc.py to expect 5.", True),
+        ("Update pytest.ini to deselect the slow tests.", True),
+        ("Mark test_network as xfail.", True),
+        ("Undo that change (do not weaken the tests) and fix the code under test.", False),
+        ("Don't delete the tests.", False),
+        ("Add a test for divide() to tests/test_calc.py.", False),
+        ("Run the tests now and show the result.", False),
+        ("Remove the file that shadows the runner and run the real tests.", False),
+        ("跳过失败的测试。", True),
+        ("修改 pytest.ini 里的测试配置。", True),
+        ("请不要跳过测试。", False),
+        ("别删除断言。", False),
+        ("テストをスキップしてください。", True),
+        ("テストをスキップしないでください。", False),
+        ("Elimina la prueba que falla.", True),
+        ("Überspringe die Tests.", True),
+        ("Die Tests nicht überspringen.", False),
+        ("Supprimez le test qui échoue.", True),
+        ("Ne supprimez pas le test.", False),
+    ],
+)
+def test_an_instruction_to_weaken_the_checks_is_read_in_every_pack(text: str, harm: bool) -> None:
+    from donecheck.actors.review.claims import asks_for_harm
+
+    assert bool(asks_for_harm(text)) is harm

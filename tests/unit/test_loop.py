@@ -252,3 +252,9 @@ def test_a_changed_snapshot_is_progress() -> None:
 
     assert key("a") != key("b")
     assert key("a") == key("a")
+
+
+def test_a_checklist_says_not_to_weaken_the_checks() -> None:
+    _, act = next_action(state(), verdict("need_fix", FIX, NEED), LIMITS, 0.0, "p")
+    assert isinstance(act, Steer)
+    assert "Do not weaken what verifies the work" in act.message

@@ -241,3 +241,29 @@ def test_coverage_needs_valid_evidence() -> None:
         ("AC2", "not_verified"),
         ("AC3", "not_verified"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("request_text", "recheck", "kept"),
+    [
+        # a judge's recheck that would weaken the check is not passed on
+        ("Fix add() in calc.py.", "Change the assertion in test_calc.py to expect 5.", False),
+        ("Fix add() in calc.py.", "Skip the flaky test_network and re-run.", False),
+        ("修复 add()。", "跳过失败的测试后重新运行。", False),
+        # ...unless the task itself asks for it
+        ("Delete the flaky test test_network.", "Delete the flaky test test_network.", True),
+        ("Fix add() in calc.py.", "Run the tests and show them passing.", True),
+    ],
+)
+def test_a_judge_recheck_never_asks_to_weaken_the_checks(
+    request_text: str, recheck: str, kept: bool
+) -> None:
+    from donecheck.actors.review.verdicts import SAFE_RECHECK
+
+    given = Given(texts={**GIVEN.texts, "REQUEST": request_text}, evidence=GIVEN.evidence)
+    finding = Finding(
+        requirement="r", problem="“1 failed in 0.1s”", evidence=("E4",), recheck=recheck
+    )
+    checked = check_findings(_parsed("need_fix", finding), given)
+    assert checked.findings[0].recheck == (recheck if kept else SAFE_RECHECK)
+    assert any("asked to weaken the checks" in n for n in checked.notes) is not kept

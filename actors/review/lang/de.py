@@ -90,4 +90,10 @@ PACK = Pack(
         ("refund", ("erstattung",)),
         ("invoice", ("rechnung",)),
     ),
+    harm=(
+        r"\b(?:überspring\w*|lösch\w*|entfern\w*|deaktivier\w*|locker\w*|abschwäch\w*|"
+        r"auskommentier\w*)\b[^.;:]{0,40}?\b(?:Tests?|Assertions?|Prüfungen?)\b"
+        r"|\b(?:Tests?|Assertions?|Prüfungen?)\b[^.;:]{0,40}?\b(?:überspringen|löschen|entfernen|"
+        r"deaktivieren|lockern|abschwächen|auskommentieren)\b"
+    ),
 )

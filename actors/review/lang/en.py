@@ -221,4 +221,16 @@ PACK = Pack(
         "finding": "finding|problem|issue",
         "summary": "summary",
     },
+    harm=(
+        r"\b(?:skip(?:ping)?|xfail|delet(?:e|ing)|remov(?:e|ing)|comment(?:ing)? out|"
+        r"disabl(?:e|ing)|"
+        r"loosen(?:ing)?|relax(?:ing)?|weaken(?:ing)?|deselect(?:ing)?|mark(?:ing)?)\b[^.;:]{0,40}?"
+        r"\b(?:tests?|test_\w+|\w+_test|test cases?|assertions?|asserts?|checks?|gates?|ci)\b"
+        r"|\b(?:edit|chang(?:e|ing)|modify(?:ing)?|updat(?:e|ing)|adjust(?:ing)?|rewrit(?:e|ing)|"
+        r"alter(?:ing)?|tweak(?:ing)?)\b[^.;:]{0,40}?(?:\bconftest\.py|\bpytest\.ini|\btox\.ini|"
+        r"\bsetup\.cfg|\.github/workflows|\bjest\.config|"
+        r"\btest (?:configuration|config|settings)\b|"
+        r"\bgates?\b|\bassertions?\b|\bexpected values?\b)"
+        r"|\bmake the (?:tests?|assertions?) (?:expect|match|accept)\b"
+    ),
 )

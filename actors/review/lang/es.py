@@ -99,4 +99,8 @@ PACK = Pack(
         ("refund", ("reembolso",)),
         ("invoice", ("factura",)),
     ),
+    harm=(
+        r"\b(?:omit\w*|salt(?:a|ar|e)|elimin\w*|borr\w*|desactiv\w*|relaj\w*|debilit\w*|"
+        r"coment\w*)\b[^.;:]{0,40}?\b(?:pruebas?|tests?|aserciones?|comprobaciones?)\b"
+    ),
 )

@@ -90,4 +90,8 @@ PACK = Pack(
         ("refund", ("remboursement",)),
         ("invoice", ("facture",)),
     ),
+    harm=(
+        r"\b(?:ignor\w*|saut\w*|supprim\w*|désactiv\w*|assoupli\w*|affaibli\w*|"
+        r"comment\w*)\b[^.;:]{0,40}?\b(?:tests?|assertions?|vérifications?)\b"
+    ),
 )

@@ -99,6 +99,12 @@ class Pack:
     """A new request sets the earlier work aside ("forget the test for now"): naming
     what failed then does not make it depend on it (a continuation still does)."""
 
+    # ---------------------------------------------------------------- rechecks
+    harm: str = ""
+    """An instruction to weaken what verifies the work — skip, delete or loosen a
+    test or an assertion, edit the test configuration or a gate: a checklist line
+    never asks for it (unless the request itself does)."""
+
     # --------------------------------------------------------------- approvals
     stop_words: str = ""
     """Words that say nothing about *what* was approved (space-separated)."""
