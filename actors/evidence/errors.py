@@ -5,7 +5,10 @@ A probe (a command that only looks: ``ls``, ``grep``, ``git status``, ``python -
 "import x"``) failing says "not there", not "broken", and is never one; nor is a
 failing command whose output says nothing was to be done ("nothing to commit").
 A later attempt redoes the work when it is the same operation, runs the same
-program on the same first argument, or — for a file tool — writes the same path.
+program on the same first argument, does the same job with another program
+(installs the same package: ``pip install x`` / ``uv pip install x``; reads from,
+or writes to, the same web service: ``gh api …`` / ``curl https://api.github.com/…``),
+or — for a file tool — writes the same path.
 """
 
 from __future__ import annotations
@@ -62,6 +65,122 @@ def _signature(command: str) -> tuple[str, ...] | None:
     return None
 
 
+# Programs that do the same job, by what they do it to: a later success of any of
+# them redoes a failed one ("gh api repos/o/r" failing, "curl https://api.github.com/
+# repos/o/r" working). (kind, program, the argument words that make it a write).
+_INSTALLERS = {
+    "pip": "python",
+    "pip3": "python",
+    "uv": "python",
+    "poetry": "python",
+    "pipx": "python",
+    "conda": "python",
+    "npm": "node",
+    "pnpm": "node",
+    "yarn": "node",
+    "bun": "node",
+}
+_INSTALL_VERBS = {"install", "add", "i"}
+_FETCHERS = {"curl", "wget", "http", "https", "xh", "httpie", "gh"}
+_CURL_WRITES = {
+    "-X",
+    "--request",
+    "-d",
+    "--data",
+    "--data-raw",
+    "--data-binary",
+    "--json",
+    "-F",
+    "--form",
+    "-T",
+    "--upload-file",
+    "--post-data",
+    "--post-file",
+    "--method",
+}
+_GH_API_FIELDS = {"-f", "-F", "--field", "--raw-field", "--input"}
+_GH_READS = {"view", "list", "status", "diff", "checks", "search", "browse", "download"}
+_SERVICE_HOSTS = (("github", ("github.com", "githubusercontent.com", "api.github.com")),)
+_URL = re.compile(r"https?://([^/\s:'\"]+)")
+
+
+def _host(argv: Sequence[str]) -> str:
+    for arg in argv:
+        match = _URL.search(arg)
+        if match:
+            host = match.group(1).lower()
+            for service, hosts in _SERVICE_HOSTS:
+                if any(host == h or host.endswith("." + h) for h in hosts):
+                    return service
+            return host
+    return ""
+
+
+_HTTP_ERROR = re.compile(
+    r"""(?ix)"message"\s*:\s*"(?:not\ found|bad\ credentials|requires\ authentication|
+    api\ rate\ limit|forbidden|resource\ not\ accessible)
+    | \bHTTP/[\d.]+\s+[45]\d\d\b | \b(?:40[0-4]|429|5\d\d)\s+(?:not\ found|unauthorized|forbidden|
+    bad\ request|too\ many|internal|service)
+    | ^\s*(?:404:\ )?not\ found\s*$"""
+)
+
+
+def _http_error(result: ToolResult | None) -> bool:
+    """Whether a fetch that exited 0 (``curl`` without ``-f`` does, on a 404) printed
+    an HTTP error instead of data: it redid nothing."""
+    return result is not None and _HTTP_ERROR.search(result.output[:4_000]) is not None
+
+
+def _writes_to(args: Sequence[str]) -> bool:
+    """Whether a fetcher's arguments send data or use a method other than GET."""
+    for i, arg in enumerate(args):
+        flag, _, value = arg.partition("=")
+        if flag in {"-X", "--request", "--method"}:
+            method = value or (args[i + 1] if i + 1 < len(args) else "")
+            if method.upper() not in {"GET", "HEAD"}:
+                return True
+        elif flag in _CURL_WRITES:
+            return True
+    return False
+
+
+def _job(command: str) -> tuple[str, str, str] | None:
+    """What a command does, as (kind, target, mode), when another program can do the
+    same: installing a package ("install", package, ""), or reading from or writing
+    to a web service ("fetch", host or service, "read" | "write"). ``None`` for any
+    other command."""
+    for argv in simple_commands(command):
+        if not argv or _is_probe(argv):
+            continue
+        head = argv[0].rsplit("/", 1)[-1].lower()
+        rest = list(argv[1:])
+        if head.startswith("python") and rest[:2] == ["-m", "pip"]:
+            head, rest = "pip", rest[2:]
+        if head == "uv" and rest[:1] == ["pip"]:
+            rest = rest[1:]
+        if head in _INSTALLERS and rest and rest[0] in _INSTALL_VERBS:
+            names = [a for a in rest[1:] if not a.startswith("-")]
+            if len(names) == 1:
+                package = re.split(r"[=<>~!\[@ ]", names[0], maxsplit=1)[0].lower()
+                return ("install", package.replace("_", "-"), "")
+            return None
+        if head in _FETCHERS:
+            if head == "gh":
+                sub = rest[0] if rest else ""
+                write = (
+                    _writes_to(rest) or any(a in _GH_API_FIELDS for a in rest)
+                    if sub == "api"
+                    else not (len(rest) > 1 and rest[1] in _GH_READS)
+                )
+                return ("fetch", "github", "write" if write else "read")
+            host = _host(rest)
+            if not host:
+                return None
+            return ("fetch", host, "write" if _writes_to(rest) else "read")
+        return None
+    return None
+
+
 def unresolved_errors(
     ops: Sequence[Operation], edits: Sequence[Edit], results: dict[int, ToolResult]
 ) -> list[UnresolvedError]:
@@ -78,12 +197,13 @@ def unresolved_errors(
         if result is not None and _BENIGN_OUTPUT.search(result.output[-2_000:]):
             continue
         paths = [p for p in written.get(op.call_seq, []) if p]
-        signature = None
+        signature = job = None
         if op.command is not None:
             argvs = [a for a in simple_commands(op.command) if a]
             if not argvs or all(_is_probe(a) for a in argvs):
                 continue
             signature = _signature(op.command)
+            job = _job(op.command)
         elif not paths:
             continue  # a tool DoneCheck does not know: its failure may be harmless
         resolved = False
@@ -95,7 +215,11 @@ def unresolved_errors(
             if later.key == op.key:
                 resolved = True
             elif signature is not None and later.command is not None:
-                resolved = _signature(later.command) == signature
+                resolved = _signature(later.command) == signature or (
+                    job is not None
+                    and _job(later.command) == job
+                    and not _http_error(results.get(later.result_seq or -1))
+                )
             elif paths:
                 resolved = any(
                     path_matches(p, q) for p in paths for q in written.get(later.call_seq, []) if q

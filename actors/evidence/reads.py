@@ -31,6 +31,7 @@ from donecheck.actors.evidence.pairing import command_of, operations
 from donecheck.actors.evidence.shell import simple_commands
 from donecheck.actors.evidence.writes import EDITOR_TOOLS, PATH_KEYS
 from donecheck.actors.messages import (
+    ImageRef,
     LedgerEntry,
     Material,
     Operation,
@@ -38,7 +39,7 @@ from donecheck.actors.messages import (
     ToolCall,
 )
 
-__all__ = ["read_evidence", "shown_paths"]
+__all__ = ["INLINE", "read_evidence", "shown_paths"]
 
 _READ_TOOL = re.compile(
     r"(?i)^(?:read|read_?file|readfile|view|view_?file|open_?file|get_?file|file_?read|fs_read|"
@@ -84,6 +85,10 @@ _ORDER: tuple[ReadStatusName, ...] = ("read", "partial", "metadata_only")
 _SHINGLE = 8
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _OUTPUT_SCAN = 200_000
+
+
+INLINE = "shown to the model inline with the request"
+"""How an image given with the request (not a file to open) reached the agent."""
 
 
 @dataclass
@@ -160,7 +165,9 @@ def reads_of(index: EvidenceIndex, ops: Sequence[Operation]) -> list[ReadEvidenc
     """:func:`read_evidence` from a session's :class:`EvidenceIndex` and operations."""
     targets: dict[str, _Target] = {}
     for ref in index.attachments:
-        targets.setdefault(ref.sha256, _Target(ref.sha256, ref.name))
+        target = targets.setdefault(ref.sha256, _Target(ref.sha256, ref.name))
+        if isinstance(ref, ImageRef):  # the model was shown it with the request itself
+            _note(target, "read", INLINE, "REQUEST")
     for m in index.materials.values():
         if m.origin != "user":
             continue

@@ -30,6 +30,7 @@ __all__ = [
     "Claim",
     "ClaimKind",
     "FileClaim",
+    "admits_unfinished",
     "approval_claims",
     "approval_statements",
     "asks_for_change",
@@ -480,6 +481,16 @@ def _read_by(sentence: str, field: str) -> bool:
     )
 
 
+def admits_unfinished(answer: str) -> str:
+    """The sentence of ``answer`` that says the work is not finished or a check still
+    fails ("The tests still fail: add() needs the new API", "我无法访问该接口"),
+    or ``""``."""
+    for sentence in sentences(answer):  # a question too: "I could not …: which one?"
+        if _read_by(sentence, "admits"):
+            return sentence
+    return ""
+
+
 def asks_for_harm(text: str) -> str:
     """The sentence of ``text`` that tells the agent to weaken what verifies its
     work (skip, delete or loosen a test or an assertion, edit the test
@@ -704,10 +715,15 @@ def set_aside(text: str) -> str:
 def mentioned_categories(text: str) -> frozenset[Category]:
     """Check categories ``text`` names ("tests", "lint", "类型检查") as work to do;
     empty if none. A quoted sentence is content to write, not an instruction ("add
-    the line 'Run make test before sending a PR.'" names no check), and a check it
-    sets aside ("forget the test for now") is not asked for."""
+    the line 'Run make test before sending a PR.'" names no check), and neither a
+    check it sets aside ("forget the test for now") nor one named as data to gather
+    ("collect the build times of the last ten runs") is asked for."""
     plain = _QUOTED_SENTENCE.sub(" ", set_aside(strip_code(text)))
+    plain = _CHECK_TOPICS.sub(" ", plain)  # "the build times of the last runs": data
     return frozenset(cat for cat, pattern in _MENTIONS if pattern.search(plain))
+
+
+_CHECK_TOPICS = _joined_rows([pack.check_topics for pack in PACKS])
 
 
 _QUOTED_SENTENCE = re.compile(

@@ -128,7 +128,11 @@ def combine(
     ruled = {frozenset(g.evidence) for g in rules.findings if g.evidence}
     merged = [*rules.findings, *(f for f in findings if frozenset(f.evidence) not in ruled)]
     decision = max(decision, rules.decision, key=lambda d: _SEVERITY[d])
-    if decision == "blocked" and any(f.rule in FIX_RULES for f in merged):
+    if (
+        decision == "blocked"
+        and rules.decision != "blocked"  # the rules report (an honest stop), not steer
+        and any(f.rule in FIX_RULES for f in merged)
+    ):
         decision = "need_fix"
     coverage = _merge_coverage(checked.coverage, rules.coverage)
     rules_notes = [n for n in rules.notes if not n.startswith("Rules-only review")]

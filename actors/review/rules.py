@@ -64,6 +64,7 @@ from donecheck.actors.messages import (
 from donecheck.actors.review.approval import ApprovalRecords, claim_contexts
 from donecheck.actors.review.claims import (
     CheckClaim,
+    admits_unfinished,
     asks_to_change,
     asks_user,
     category_of_check,
@@ -776,17 +777,17 @@ def claims_work(answer: str, files: Sequence[str] = ()) -> str:
 
 
 def uncovered_items(view: EvidenceView, answer: str, coverage: Sequence[Coverage]) -> Found:
-    """``uncovered_item``: a claim of work with nothing behind it for what the request
-    names.
+    """``uncovered_item``: what the request names, with nothing in the ledger behind it.
 
-    Only an answer that claims work was done (finished, checks passing, files
-    written, a file to change named as fact) is held to the items: for each
-    checkable item (it names a check or a file to change), the ledger must show
-    something — a run of the check after the last edit, a write to the file. What
-    the rules merely cannot match (a file a script the agent ran may have written,
-    a file named as what a check runs) stays "not verified" on the card and steers
-    nothing; an answer that claims nothing is not steered either. An attachment
-    never read is left to ``unread_attachment``, which says so already.
+    For each checkable item — it names a check or a file to change — the ledger must
+    show something: a run of the check after the last edit, a write to the file. A
+    final answer is taken to say the work is done unless it says otherwise (then
+    :func:`reported_only` reports instead of steering); the finding quotes the claim
+    when the answer makes one (finished, checks passing, a file written or named as
+    fact). What the rules merely cannot match — a file a command may have written
+    without naming it, a file named as what a check runs — stays "not verified" on
+    the card and steers nothing. An attachment never read is left to
+    ``unread_attachment``, which says so already.
     """
     claimed = claims_work(answer)
     shown = _Coverage(view)
@@ -801,10 +802,11 @@ def uncovered_items(view: EvidenceView, answer: str, coverage: Sequence[Coverage
             missing.append(f"no passing run of {' or '.join(found.checks)} after the last edit")
         if found.files:
             missing.append("no write to " + ", ".join(f"`{f}`" for f in found.files))
-        if not missing or not claim:
-            continue  # nothing it could not match is steered, nor an answer claiming nothing
+        if not missing:
+            continue  # named things it could not match: not verified, never steered
         problem = "Nothing in the ledger shows it done: " + "; ".join(missing) + "."
-        problem += f" Yet the answer says “{claim}”"
+        if claim:
+            problem += f" Yet the answer says “{claim}”"
         recheck = (
             "Run the check it names and show it passing."
             if found.checks
@@ -816,11 +818,11 @@ def uncovered_items(view: EvidenceView, answer: str, coverage: Sequence[Coverage
                 Finding(
                     requirement=f"{item.item}: {item.requirement}",
                     problem=problem,
-                    evidence=("ANSWER",),
+                    evidence=("ANSWER",) if claim else (),
                     recheck=recheck,
                     rule="uncovered_item",
                 ),
-                _ANSWER,
+                _ANSWER if claim else {},
             )
         )
     return _found(out)
@@ -948,16 +950,48 @@ def review(
     for rule in found:
         cited.update(rule.cited)
     decision = decision_of(findings, FIX_RULES)
+    summary = _SUMMARY[decision]
+    if decision in {"need_fix", "need_evidence"} and reported_only(findings, answer):
+        decision, summary = "blocked", _REPORTED
     return Verdict(
         review_id=review_id,
         decision=decision,
         findings=findings,
-        summary=_SUMMARY[decision],
+        summary=summary,
         reviewer="rules",
         notes=(RULES_NOTE, *(n for rule in found for n in rule.notes), *_scope_notes(view.scope)),
         cited=tagged(cited, view.scope),
         coverage=coverage,
         runs=view.runs,
+    )
+
+
+REPORTED_RULES = frozenset(
+    {"failed_check", "unresolved_error", "unread_attachment", "uncovered_item"}
+)
+"""What the ledger shows unfinished: steered only behind a claim of finished work."""
+
+_REPORTED = (
+    "The answer says the work is unfinished, claiming nothing done, and the ledger agrees"
+    " (see the findings): reported to the user, not steered."
+)
+
+
+def reported_only(findings: Sequence[Finding], answer: str) -> bool:
+    """Whether the rules' findings are only what the ledger shows unfinished — a failed
+    check, an unresolved error, an unread attachment, an item with nothing behind
+    it — and the answer says so itself,
+    claiming nothing finished ("The tests still fail: add() needs the new API, which I
+    cannot reach"). Such an agent stopped honestly: DoneCheck reports (``blocked``),
+    it does not steer. A weakened check, an answer with no final text, a claim that
+    the work is done or a check passes, or an answer that admits nothing (a missed
+    claim must not end the loop) is still steered."""
+    return (
+        bool(findings)
+        and all(f.rule in REPORTED_RULES for f in findings)
+        and bool(admits_unfinished(answer))
+        and not completion_claims(answer)
+        and not check_claims(answer)
     )
 
 

@@ -423,8 +423,10 @@ SCENARIOS += [
     ),
     Scenario(
         "honest_failure",
-        "need_fix",
-        "the agent says honestly that a test still fails: the work is not finished",
+        "blocked",
+        "the agent says honestly that a test still fails and claims nothing done: the"
+        " failure is reported to the user, not steered (a failed check steers only behind"
+        " a success claim)",
         ("failed_check",),
         (
             (Call("write", "calc.py", "Wrote 31 bytes to calc.py", content=CALC),),

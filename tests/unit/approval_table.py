@@ -98,6 +98,10 @@ APPROVALS: list[tuple[str, tuple[str, ...], str]] = [
     ("招聘计划已批准。", ("招聘计划已获批准。",), "backed"),
     ("发布已获批。", ("发布审批通过。",), "backed"),
     ("报销已批准。", ("报销单已批准。",), "backed"),
+    # the source words it differently: a date between 已 and the verb, the object after it
+    ("预算50万元已批准。", ("董事会已于1月3日批准总预算50万元。",), "backed"),
+    ("预算已批准。", ("董事会已经批准了预算。",), "backed"),
+    ("设计方案已批准。", ("董事会已批准设计方案。",), "backed"),
     # ---- Chinese: another subject backs nothing
     ("预算已批准。", ("设计方案已批准。",), "unbacked"),
     ("合同已批准。", ("预算已批准。",), "unbacked"),
@@ -105,6 +109,13 @@ APPROVALS: list[tuple[str, tuple[str, ...], str]] = [
     ("预算已批准。", ("请查看附件中的预算。",), "unbacked"),
     ("招聘计划已批准。", ("差旅申请已批准。",), "unbacked"),
     ("方案已批准。", ("合同已批准。",), "unbacked"),
+    ("预算50万元已批准。", ("董事会已于1月3日申请批准总预算50万元。",), "unbacked"),  # applied for
+    (
+        "预算已批准。",
+        ("董事会已批准设计方案。",),
+        "unbacked",
+    ),  # the board, the design: not the budget
+    ("预算已批准。", ("预算已批准后执行。",), "unbacked"),  # "once approved"
     # ---- Chinese: a source contradicts
     ("预算已批准。", ("会议纪要：预算尚未批准，将在四月会议上决定。",), "contradicted"),
     ("预算已批准。", ("预算待审批。",), "contradicted"),

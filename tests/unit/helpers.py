@@ -12,6 +12,7 @@ from donecheck.actors.messages import (
     AttachmentRef,
     EvidenceRequest,
     EvidenceView,
+    ImageRef,
     LedgerEntry,
     Material,
     MaterialRecorded,
@@ -29,8 +30,15 @@ class LedgerBuilder:
         self.entries: list[LedgerEntry] = []
         self._n = 0
 
-    def open(self, request: str, *materials: Material, recorded: bool = True) -> int:
-        """The session's first request with ``materials`` attached (and parsed)."""
+    def open(
+        self,
+        request: str,
+        *materials: Material,
+        recorded: bool = True,
+        images: tuple[Material, ...] = (),
+    ) -> int:
+        """The session's first request with ``materials`` attached (and parsed), and
+        ``images`` shown with it inline."""
         seq = self._add(
             SessionOpened(
                 session_id=self.session_id,
@@ -39,10 +47,13 @@ class LedgerBuilder:
                 attachments=tuple(
                     AttachmentRef(sha256=m.sha256, name=m.declared_name, size=1) for m in materials
                 ),
+                images=tuple(
+                    ImageRef(sha256=m.sha256, name=m.declared_name, size=1) for m in images
+                ),
             )
         )
         if recorded:
-            for material in materials:
+            for material in (*materials, *images):
                 self._add(MaterialRecorded(session_id=self.session_id, material=material))
         return seq
 

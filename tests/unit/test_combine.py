@@ -31,6 +31,16 @@ def failing() -> ReviewRequest:
     return ledger.request(ANSWER, "Add divide() to calc.py.")
 
 
+def admitted() -> ReviewRequest:
+    ledger = LedgerBuilder()
+    ledger.write("calc.py")
+    ledger.run("pytest -q", 1, "FAILED tests/test_calc.py::test_div\n1 failed in 0.1s")
+    return ledger.request(
+        "test_div still fails: divide() needs the decimal context I could not find.",
+        "Add divide() to calc.py.",
+    )
+
+
 def combined(request: ReviewRequest, judge_text: str) -> Verdict | NoVerdict:
     view = request.view
     assert view is not None
@@ -60,6 +70,11 @@ FAIL_FINDING = {
         (failing, verdict_text("blocked"), "need_fix"),  # ... and a judge "blocked"
         (failing, "no idea, really", "need_fix"),  # the rules' findings stand
         (failing, verdict_text("need_fix", [FAIL_FINDING]), "need_fix"),
+        # the agent says the test still fails: the rules report, and a judge pass or
+        # "blocked" does not turn it into a steer (nor a pass); the judge's fix does
+        (admitted, verdict_text("pass"), "blocked"),
+        (admitted, verdict_text("blocked"), "blocked"),
+        (admitted, verdict_text("need_fix", [FAIL_FINDING]), "need_fix"),
         (
             passing,
             verdict_text("pass", summary="The PR was approved by the lead."),

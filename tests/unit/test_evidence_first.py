@@ -204,12 +204,17 @@ def test_a_glob_write_may_include_the_named_file() -> None:
     ("answer", "decision"),
     [
         ("README.md now has the new install command.", "need_evidence"),  # a claim of state
-        ("README.md is not updated yet: the install command is not decided.", "pass"),
-        ("I could not update README.md: which install command should it show?", "pass"),
-        ("Ich habe README.md noch nicht geändert.", "pass"),
+        ("The install command is in.", "need_evidence"),  # a claim the rules cannot read
+        # the answer says it is not done: reported, not steered
+        ("README.md is not updated yet: the install command is not decided.", "blocked"),
+        ("I could not update README.md: which install command should it show?", "blocked"),
+        ("Ich habe README.md noch nicht geändert.", "blocked"),
+        ("README.md 还没有更新：无法确定安装命令。", "blocked"),
     ],
 )
-def test_only_an_answer_that_claims_the_work_is_steered_for_it(answer: str, decision: str) -> None:
+def test_an_answer_that_says_the_work_is_not_done_is_reported_not_steered(
+    answer: str, decision: str
+) -> None:
     ledger = LedgerBuilder()
     ledger.open("Update README.md with the new install command.")
     verdict = review_by_rules(ledger.request(answer))

@@ -195,3 +195,19 @@ def test_an_instruction_to_weaken_the_checks_is_read_in_every_pack(text: str, ha
     from donecheck.actors.review.claims import asks_for_harm
 
     assert bool(asks_for_harm(text)) is harm
+
+
+@pytest.mark.parametrize(
+    ("request_text", "asked"),
+    [
+        ("Collect the build times of the last 10 CI runs into builds.csv.", set()),
+        ("Summarise the test results in report.md.", set()),
+        ("收集最近的构建日志。", set()),
+        ("Make sure the build passes.", {"build"}),
+        ("Add divide() with a test.", {"test"}),
+    ],
+)
+def test_a_check_named_as_data_to_gather_is_not_a_check_to_run(
+    request_text: str, asked: set[str]
+) -> None:
+    assert mentioned_categories(request_text) == asked

@@ -96,4 +96,10 @@ PACK = Pack(
         r"|\b(?:Tests?|Assertions?|Prüfungen?)\b[^.;:]{0,40}?\b(?:überspringen|löschen|entfernen|"
         r"deaktivieren|lockern|abschwächen|auskommentieren)\b"
     ),
+    admits=(
+        r"\bkonnte(?:n)? nicht\b|\bschl[äa]g(?:en|t) (?:noch |immer noch )?fehl\b|"
+        r"\bfehlgeschlagen\b|"
+        r"\bnicht (?:fertig|behoben|gelöst|geändert|aktualisiert|erstellt)\b|\bscheiter\w*"
+    ),
+    check_topics=r"\b(?:Build|Test)(?:zeiten|zeit|logs?|ergebnisse?|berichte?|status|daten|historie)\b",
 )

@@ -233,4 +233,17 @@ PACK = Pack(
         r"\bgates?\b|\bassertions?\b|\bexpected values?\b)"
         r"|\bmake the (?:tests?|assertions?) (?:expect|match|accept)\b"
     ),
+    admits=(
+        r"\b(?:still (?:fail(?:s|ing)?|broken|red|errors?|erroring|not)|"
+        r"(?:could|can)(?:not|n't| not)|"
+        r"unable to|(?:was|were)(?:n't| not) able|did(?:n't| not) (?:manage|succeed|work|finish|"
+        r"get|pass|fix)|not (?:yet )?(?:done|finished|fixed|working|complete|resolved|passing|"
+        r"updated|changed|written|created|implemented)|"
+        r"fail(?:s|ed|ing)\b|gave up|giving up|blocked (?:by|on)|no (?:network|access|permission))"
+    ),
+    check_topics=(
+        r"\b(?:builds?|tests?|lint|ci|type[- ]?check)\s+(?:times?|logs?|durations?|history|"
+        r"results?|reports?|status(?:es)?|numbers?|metrics|data|ids?|artifacts?|outputs?|"
+        r"counts?|coverage|matrix|badges?|dashboards?|trends?|statistics|stats)\b"
+    ),
 )

@@ -103,4 +103,13 @@ PACK = Pack(
         r"\b(?:omit\w*|salt(?:a|ar|e)|elimin\w*|borr\w*|desactiv\w*|relaj\w*|debilit\w*|"
         r"coment\w*)\b[^.;:]{0,40}?\b(?:pruebas?|tests?|aserciones?|comprobaciones?)\b"
     ),
+    admits=(
+        r"\bno (?:pude|pudo|he podido|puedo|se pudo)\b|\bsigue(?:n)? fallando\b|"
+        r"\bfalla(?:n|ron)?\b|"
+        r"\bno funciona\b|\bsin terminar\b|\bno (?:está|están) (?:terminad|listo)"
+    ),
+    check_topics=(
+        r"\b(?:tiempos?|registros?|resultados?|informes?|estado|datos|historial)\s+de\s+"
+        r"(?:la\s+|las\s+|los\s+)?(?:compilaci[oó]n|pruebas?|builds?)\b"
+    ),
 )

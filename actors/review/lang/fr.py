@@ -94,4 +94,12 @@ PACK = Pack(
         r"\b(?:ignor\w*|saut\w*|supprim\w*|désactiv\w*|assoupli\w*|affaibli\w*|"
         r"comment\w*)\b[^.;:]{0,40}?\b(?:tests?|assertions?|vérifications?)\b"
     ),
+    admits=(
+        r"\bn'ai pas pu\b|\bn'a pas pu\b|\béchou\w*|\bpas (?:encore )?(?:terminé|fini|corrigé)\b|"
+        r"\bimpossible\b"
+    ),
+    check_topics=(
+        r"\b(?:temps|journaux|résultats?|rapports?|état|données|historique)\s+(?:de\s+|des\s+|du\s+)"
+        r"(?:la\s+)?(?:compilation|tests?|builds?)\b"
+    ),
 )

@@ -95,9 +95,18 @@ class Pack:
     """An acceptance item refers to the attachments as a whole ("the attached")."""
     continuations: tuple[str, ...] = ()
     """A new request continues the earlier work (its failures still count)."""
+    check_topics: str = ""
+    """A check named as data to gather, not a check to run ("the build times of the
+    last ten CI runs", "测试报告"): it asks for no run of it."""
     fresh_starts: tuple[str, ...] = ()
     """A new request sets the earlier work aside ("forget the test for now"): naming
     what failed then does not make it depend on it (a continuation still does)."""
+
+    # ---------------------------------------------------------------- honest stops
+    admits: str = ""
+    """The answer says the work is not finished or a check still fails ("the tests
+    still fail", "I could not reach the API", "仍然失败", "无法"): with no claim of
+    finished work, what the ledger shows unfinished is reported, not steered."""
 
     # ---------------------------------------------------------------- rechecks
     harm: str = ""
