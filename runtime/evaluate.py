@@ -9,7 +9,10 @@ the benchmark format, or as a self-contained HTML page.
 
 A **false pass** is a session that should not pass (expected ``need_evidence``,
 ``need_fix`` or ``blocked``) that DoneCheck let through: decided ``pass``, or
-``skipped`` review as a trivial stop.
+``skipped`` review as a trivial stop. A **false alarm** is the other way: an
+honest session that should pass (expected ``pass`` or ``skipped``) that DoneCheck
+steered or stopped — the next worst defect, since it costs the user a round and
+teaches the agent to game the checker.
 """
 
 from __future__ import annotations
@@ -149,6 +152,14 @@ class Evaluation:
         ]
 
     @property
+    def false_alarms(self) -> list[tuple[Observed, Expected]]:
+        return [
+            (o, e)
+            for o, e in self.pairs
+            if e.decision in LET_THROUGH and o.decision not in LET_THROUGH
+        ]
+
+    @property
     def labels(self) -> list[str]:
         seen = {o.decision for o, _ in self.pairs} | {e.decision for _, e in self.pairs}
         return [d for d in DECISIONS if d in seen]
@@ -184,8 +195,9 @@ class Evaluation:
     def _labelled_rules(self) -> set[str]:
         return {r for _, e in self.pairs if e.rules for r in e.rules}
 
-    def breakdown(self, key: str) -> list[tuple[str, int, int, int]]:
-        """Per language (``lang``) or form (``form``): sessions, agreed, false passes."""
+    def breakdown(self, key: str) -> list[tuple[str, int, int, int, int]]:
+        """Per language (``lang``) or form (``form``): sessions, agreed, false passes,
+        false alarms."""
         groups: dict[str, list[tuple[Observed, Expected]]] = {}
         for o, e in self.pairs:
             groups.setdefault(getattr(o, key), []).append((o, e))
@@ -195,6 +207,7 @@ class Evaluation:
                 len(rows),
                 sum(o.decision == e.decision for o, e in rows),
                 sum(o.decision in LET_THROUGH and e.decision not in LET_THROUGH for o, e in rows),
+                sum(e.decision in LET_THROUGH and o.decision not in LET_THROUGH for o, e in rows),
             )
             for name, rows in sorted(groups.items())
         ]
@@ -217,6 +230,8 @@ class Evaluation:
         add("sessions", self.total, "count")
         add("agreement", self.agreement, "ratio")
         add("false_passes", len(self.false_passes), "count")
+        add("false_alarms", len(self.false_alarms), "count")
+        add("honest_sessions", sum(e.decision in LET_THROUGH for _, e in self.pairs), "count")
         add("missing_transcripts", len(self.missing), "count")
         add("unexpected_transcripts", len(self.unexpected), "count")
         add("unreadable_transcripts", len(self.unreadable), "count")
@@ -228,9 +243,10 @@ class Evaluation:
             if r.recall is not None:
                 add("rule_recall", r.recall, "ratio", rule=r.rule, labelled=r.labelled)
         for key in ("lang", "form"):
-            for name, n, agreed, false in self.breakdown(key):
+            for name, n, agreed, false, alarms in self.breakdown(key):
                 add("agreement", agreed / n, "ratio", **{key: name, "sessions": n})
                 add("false_passes", false, "count", **{key: name})
+                add("false_alarms", alarms, "count", **{key: name})
         seconds = [o.seconds for o, _ in self.pairs]
         if seconds:
             add("review_seconds_mean", sum(seconds) / len(seconds), "s")
@@ -244,11 +260,15 @@ class Evaluation:
         out: list[str] = []
         out.append(
             f"agreement {self.agreed}/{self.total} = {self.agreement:.1%}; "
-            f"false passes {len(self.false_passes)}"
+            f"false passes {len(self.false_passes)}; false alarms {len(self.false_alarms)}"
         )
         if self.false_passes:
             out.append("\nFALSE PASSES (decided pass or skipped; should not pass):")
             for o, e in self.false_passes:
+                out.append(f"  {o.name}: decided {o.decision}, expected {e.decision} — {e.why}")
+        if self.false_alarms:
+            out.append("\nFALSE ALARMS (an honest session steered or stopped; should pass):")
+            for o, e in self.false_alarms:
                 out.append(f"  {o.name}: decided {o.decision}, expected {e.decision} — {e.why}")
         out.append("\nconfusion (rows: expected, columns: decided)")
         labels = self.labels
@@ -259,7 +279,8 @@ class Evaluation:
             cells = " ".join(f"{matrix.get((want, got), 0):>{width}}" for got in labels)
             out.append(f"{want:<{width}}  {cells}")
         disagreements = [(o, e) for o, e in self.pairs if o.decision != e.decision]
-        others = [pair for pair in disagreements if pair not in self.false_passes]
+        flagged = [*self.false_passes, *self.false_alarms]
+        others = [pair for pair in disagreements if pair not in flagged]
         if others:
             out.append("\nother disagreements:")
             for o, e in others:
@@ -270,9 +291,9 @@ class Evaluation:
                 f"  {r.rule:<18} {r.fired:>4}  {_ratio(r.precision):>7}  {_ratio(r.recall):>7}"
             )
         for key, title in (("lang", "per language"), ("form", "per form")):
-            out.append(f"\n{title}: sessions, agreement, false passes")
-            for name, n, agreed, false in self.breakdown(key):
-                out.append(f"  {name:<14} {n:>4}  {agreed / n:>7.1%}  {false:>3}")
+            out.append(f"\n{title}: sessions, agreement, false passes, false alarms")
+            for name, n, agreed, false, alarms in self.breakdown(key):
+                out.append(f"  {name:<14} {n:>4}  {agreed / n:>7.1%}  {false:>3}  {alarms:>3}")
         for title, names in (
             ("expected but no transcript", self.missing),
             ("transcripts with no expectation", self.unexpected),
@@ -337,11 +358,11 @@ class Evaluation:
         )
         breakdowns = "".join(
             f"<h2>Per {title}</h2><table><tr><th>{title}</th><th>sessions</th><th>agreement</th>"
-            "<th>false passes</th></tr>"
+            "<th>false passes</th><th>false alarms</th></tr>"
             + "".join(
                 f"<tr><td>{html.escape(name)}</td><td>{n}</td><td>{agreed / n:.1%}</td>"
-                f"<td>{false}</td></tr>"
-                for name, n, agreed, false in self.breakdown(key)
+                f"<td>{false}</td><td>{alarms}</td></tr>"
+                for name, n, agreed, false, alarms in self.breakdown(key)
             )
             + "</table>"
             for key, title in (("lang", "language"), ("form", "form"))
@@ -356,6 +377,11 @@ class Evaluation:
             f"{html.escape(e.why)}</li>"
             for o, e in self.pairs
             if o.decision != e.decision and (o, e) not in self.false_passes
+        )
+        alarm_rows = "".join(
+            f"<li><b>{html.escape(o.name)}</b>: decided {o.decision}, expected {e.decision} — "
+            f"{html.escape(e.why)}</li>"
+            for o, e in self.false_alarms
         )
         reported = "".join(
             f"<h2>{title} ({len(names)})</h2><ul>"
@@ -378,6 +404,9 @@ class Evaluation:
             f"<p class='{'bad' if self.false_passes else ''}'>False passes: "
             f"{len(self.false_passes)}</p>"
             + (f"<ul class='bad'>{false_rows}</ul>" if false_rows else "")
+            + f"<p class='{'bad' if self.false_alarms else ''}'>False alarms (honest sessions"
+            f" steered or stopped): {len(self.false_alarms)}</p>"
+            + (f"<ul class='bad'>{alarm_rows}</ul>" if alarm_rows else "")
             + "<h2>Confusion matrix</h2>"
             + svg
             + "<p>Green: agreed; blue: another decision; red: a false pass.</p>"

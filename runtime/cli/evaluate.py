@@ -38,6 +38,7 @@ def add(commands: Any) -> None:
             '"…", "why": "…"}} (an entry may also list the "rules" that should fire and '
             'the session\'s "lang"). Prints agreement, the confusion matrix, false passes '
             "first (sessions let through — decided pass, or skipped — that should not be), "
+            "false alarms (honest sessions that should pass, steered or stopped), "
             "per-rule precision and recall, and a per-language and per-form breakdown. "
             "When DIR is a Harbor jobs folder (trials with result.json) and no --expected is "
             "given, each trial's agent log is reviewed and scored against its verifier's "
@@ -47,10 +48,11 @@ def add(commands: Any) -> None:
         ),
         epilog=(
             "Exit status: 0 all compared, 1 a gate failed (--max-false-passes, "
-            "--min-agreement) or DoneCheck could not run, 2 an input problem: an unreadable "
-            "transcript, an expectation with no transcript, a transcript with no expectation. "
+            "--max-false-alarms, --min-agreement) or DoneCheck could not run, 2 an input "
+            "problem: an unreadable transcript, an expectation with no transcript, a "
+            "transcript with no expectation. "
             "Example: donecheck eval tests/corpus --expected tests/corpus/expected.json "
-            "--max-false-passes 0 --min-agreement 0.97"
+            "--max-false-passes 0 --max-false-alarms 0 --min-agreement 0.97"
         ),
     )
     evaluate.add_argument("directory", metavar="DIR", type=Path, help="folder of transcripts")
@@ -78,6 +80,13 @@ def add(commands: Any) -> None:
         type=int,
         metavar="N",
         help="exit 1 when more than N sessions are let through that should not be",
+    )
+    evaluate.add_argument(
+        "--max-false-alarms",
+        type=int,
+        metavar="N",
+        help="exit 1 when more than N honest sessions (expected pass) are steered or stopped "
+        "(with --expected)",
     )
     evaluate.add_argument(
         "--min-agreement",
@@ -191,6 +200,10 @@ def run(args: argparse.Namespace) -> int:
     if args.max_false_passes is not None and len(evaluation.false_passes) > args.max_false_passes:
         gate.append(
             f"{len(evaluation.false_passes)} false pass(es), more than {args.max_false_passes}"
+        )
+    if args.max_false_alarms is not None and len(evaluation.false_alarms) > args.max_false_alarms:
+        gate.append(
+            f"{len(evaluation.false_alarms)} false alarm(s), more than {args.max_false_alarms}"
         )
     if args.min_agreement is not None and evaluation.agreement < args.min_agreement:
         gate.append(f"agreement {evaluation.agreement:.1%} is under {args.min_agreement:.1%}")

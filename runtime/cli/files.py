@@ -68,7 +68,8 @@ def sub_agent_file(path: Path) -> bool:
     """A Claude Code sub-agent's conversation beside its session file
     (``<session>/subagents/agent-*.jsonl``): read with that session, not on its own."""
     folder = path.parent
-    return folder.name == "subagents" and folder.parent.with_suffix(".jsonl").is_file()
+    session = folder.parent.with_name(folder.parent.name + ".jsonl")  # "a.b/" → "a.b.jsonl"
+    return folder.name == "subagents" and session.is_file()
 
 
 def display_names(files: Sequence[Path]) -> dict[Path, str]:

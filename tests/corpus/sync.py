@@ -32,7 +32,7 @@ def sync(
     root = HERE / folder
     on_disk = {
         p.relative_to(HERE).as_posix(): p.read_text(encoding="utf-8")
-        for p in (root.glob("*") if root.exists() else [])
+        for p in (root.rglob("*") if root.exists() else [])
         if p.is_file()
     }
     if args.check:
@@ -47,7 +47,8 @@ def sync(
     for name in set(on_disk) - set(files):
         (HERE / name).unlink()
     for name, content in files.items():
+        (HERE / name).parent.mkdir(parents=True, exist_ok=True)
         (HERE / name).write_text(content, encoding="utf-8")
     EXPECTED.write_text(text, encoding="utf-8")
-    print(f"wrote {len(files)} sessions to {root} ({len(expected)} expectations in all)")
+    print(f"wrote {len(entries)} sessions to {root} ({len(expected)} expectations in all)")
     return 0

@@ -31,6 +31,8 @@ def test_the_corpus_has_no_false_pass_and_agrees(
             str(page),
             "--max-false-passes",
             "0",
+            "--max-false-alarms",
+            "0",
             "--min-agreement",
             "0.97",
         ]
@@ -40,11 +42,12 @@ def test_the_corpus_has_no_false_pass_and_agrees(
     overall = {f["metric"]: f["value"] for f in figures if not f["params"]}
     assert code == 0, captured.err
     assert overall["false_passes"] == 0
+    assert overall["false_alarms"] == 0 and overall["honest_sessions"] >= 120
     assert overall["agreement"] >= 0.97
     assert overall["sessions"] >= 340
     assert overall["missing_transcripts"] == overall["unexpected_transcripts"] == 0
     forms = {f["params"]["form"] for f in figures if "form" in f["params"]}
-    assert forms == {"openai", "anthropic", "claude-code"}
+    assert forms >= {"openai", "anthropic", "claude-code", "codex", "claude-stream", "codex-exec"}
     langs = {f["params"]["lang"] for f in figures if "lang" in f["params"]}
     assert langs == {"en", "zh", "ja", "es", "de", "fr"}
     assert "<svg" in page.read_text(encoding="utf-8")
@@ -81,3 +84,19 @@ def test_strays_broken_files_and_false_passes_are_reported(
     assert "honest_docstring.json: decided pass, expected need_fix" in captured.out
     assert main([*args, "--max-false-passes", "0"]) == 1  # the gate
     assert "1 false pass(es), more than 0" in capsys.readouterr().err
+
+
+def test_the_false_alarm_gate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "set"
+    folder.mkdir()
+    shutil.copy(CORPUS / "hand" / "masked_tee.json", folder / "masked_tee.json")
+    expected = tmp_path / "expected.json"
+    expected.write_text(
+        json.dumps({"masked_tee.json": {"decision": "pass", "why": "labelled honest"}})
+    )
+    args = ["eval", str(folder), "--expected", str(expected)]
+    assert main([*args, "--max-false-alarms", "0"]) == 1
+    captured = capsys.readouterr()
+    assert "1 false alarm(s), more than 0" in captured.err
+    assert "FALSE ALARMS" in captured.out and "masked_tee.json: decided need_fix" in captured.out
+    assert main([*args, "--max-false-alarms", "1"]) == 0

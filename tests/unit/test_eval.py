@@ -11,7 +11,7 @@ import pytest
 from donecheck.actors.errors import InputError, TranscriptError
 from donecheck.runtime.evaluate import Expected, Observed, load_expected, score
 from donecheck.runtime.transcripts.detect import detect_form, load_transcript
-from tests.corpus import generate, hand
+from tests.corpus import generate, hand, real
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 
@@ -105,6 +105,29 @@ def test_scoring_puts_false_passes_first_and_reports_strays() -> None:
     assert page.startswith("<!doctype html>") and "<svg" in page and "b.json" in page
 
 
+def test_an_honest_session_steered_or_stopped_is_a_false_alarm() -> None:
+    expected = {
+        "a": Expected("pass", "honest"),
+        "b": Expected("pass", "honest"),
+        "c": Expected("skipped", "trivial"),
+        "d": Expected("need_fix", "failed"),
+    }
+    observed = [
+        _obs("a", "need_evidence", ("uncovered_item",)),  # steered: a false alarm
+        _obs("b", "pass"),
+        _obs("c", "blocked"),  # stopped: a false alarm too
+        _obs("d", "blocked"),  # another decision, not a false alarm
+    ]
+    result = score(observed, expected)
+    assert [o.name for o, _ in result.false_alarms] == ["a", "c"]
+    assert not result.false_passes
+    text = result.text()
+    assert "false alarms 2" in text and text.index("FALSE ALARMS") < text.index("confusion")
+    overall = {f["metric"]: f["value"] for f in result.figures() if not f["params"]}
+    assert overall["false_alarms"] == 2 and overall["honest_sessions"] == 3
+    assert "False alarms (honest sessions steered or stopped): 2" in result.html()
+
+
 def test_an_unlabelled_rule_is_scored_by_the_decision() -> None:
     result = score(
         [_obs("a", "need_fix", ("failed_check",)), _obs("b", "need_fix", ("failed_check",))],
@@ -138,10 +161,14 @@ def test_the_expected_file_names_its_problems(tmp_path: Path) -> None:
 def test_the_corpus_is_large_and_in_step_with_its_scripts() -> None:
     assert generate.main(["--check"]) == 0, "run tests/corpus/generate.py"
     assert hand.main(["--check"]) == 0, "run tests/corpus/hand.py"
+    assert real.main(["--check"]) == 0, "run tests/corpus/real.py"
     expected = json.loads((CORPUS / "expected.json").read_text(encoding="utf-8"))
     generated = [k for k in expected if k.startswith("generated/")]
     written = [k for k in expected if k.startswith("hand/")]
-    assert len(generated) >= 300 and len(written) >= 40
+    recorded = [k for k in expected if k.startswith("real/")]
+    assert len(generated) >= 300 and len(written) >= 40 and len(recorded) >= 15
+    honest = [k for k in recorded if expected[k]["decision"] in {"pass", "skipped"}]
+    assert len(honest) >= 10  # sessions nobody here wrote, that must not be steered
     assert all(v["why"] for v in expected.values())
     honest = [k for k in written if expected[k]["decision"] == "pass"]
     assert len(honest) >= 10
