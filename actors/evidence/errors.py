@@ -55,14 +55,49 @@ def _is_probe(argv: Sequence[str]) -> bool:
     return bool(rest) and rest[0] in _INLINE_CODE  # python -c "import x", node -e …
 
 
-def _signature(command: str) -> tuple[str, ...] | None:
-    """(program, first argument) of the command's first working segment."""
+def _signatures(command: str) -> list[tuple[str, str]]:
+    """(program, first argument) of each working segment of the command, in order."""
+    found = []
     for argv in simple_commands(command):
         if argv and not _is_probe(argv):
             head = argv[0].rsplit("/", 1)[-1].lower()
             first = next((a for a in argv[1:] if not a.startswith("-")), "")
-            return (head, first)
-    return None
+            found.append((head, first))
+    return found
+
+
+def _signature(command: str) -> tuple[str, ...] | None:
+    """(program, first argument) of the command's first working segment."""
+    found = _signatures(command)
+    return found[0] if found else None
+
+
+_SKIPS_HOOKS = re.compile(r"\bgit\b[^;&|]*\s(?:--no-verify|commit\s+(?:\S+\s+)*?-n\b)")
+
+
+def _redone(failed: str, later: str) -> bool:
+    """Whether the successful command ``later`` redoes the work of ``failed``: the
+    same program on the same first argument (a file by its path from another
+    folder), in its first step or — for a chain — its last (``git add a && git
+    commit -m …`` failing in the hook, then, after a fix, ``git commit -m …``
+    working: the commit is what the chain was for). Not a commit made with
+    ``--no-verify``: skipping the hook that failed it redoes nothing."""
+    if _SKIPS_HOOKS.search(later) and not _SKIPS_HOOKS.search(failed):
+        return False  # the gate that failed it stands
+    was, now = _signatures(failed), _signatures(later)
+    return (
+        bool(was) and bool(now) and (_same(was[0], now[0]) or any(_same(was[-1], n) for n in now))
+    )
+
+
+def _same(a: tuple[str, str], b: tuple[str, str]) -> bool:
+    """The same program on the same target: ``node assets/build.js`` and, after ``cd
+    assets``, ``node build.js`` run one file."""
+    if a[0] != b[0]:
+        return False
+    if a[1] == b[1]:
+        return True
+    return "." in a[1] and "." in b[1] and path_matches(a[1], b[1])
 
 
 # Programs that do the same job, by what they do it to: a later success of any of
@@ -190,6 +225,9 @@ def unresolved_errors(
     for edit in edits:
         written.setdefault(edit.seq, []).append(edit.path)
     latest: dict[str, Operation] = {}
+    # a tool whose failures the log marks (Claude Code's Bash: "is_error", "Exit code
+    # 1") succeeded where it marks none: its unmarked results count as successes
+    marking = {op.tool for op in ops if op.ok is False and op.command is not None}
     for i, op in enumerate(ops):
         if op.ok is not False or op.check is not None or op.result_seq is None:
             continue
@@ -210,12 +248,16 @@ def unresolved_errors(
         for later in ops[i + 1 :]:
             if later.ok is False:
                 continue
-            if later.ok is None and not (paths and later.command is None):
+            if (
+                later.ok is None
+                and not (paths and later.command is None)
+                and not (later.command is not None and later.tool in marking)
+            ):
                 continue  # unknown status: only a file tool's quiet rewrite of the path
             if later.key == op.key:
                 resolved = True
             elif signature is not None and later.command is not None:
-                resolved = _signature(later.command) == signature or (
+                resolved = _redone(op.command or "", later.command) or (
                     job is not None
                     and _job(later.command) == job
                     and not _http_error(results.get(later.result_seq or -1))

@@ -54,6 +54,14 @@ _PYTEST_NO_TESTS = re.compile(r"(?im)^[=\s]*no tests ran\b")
 _UNITTEST_FAILED = re.compile(r"(?m)^FAILED \((?:failures|errors)=\d+")
 _UNITTEST_OK = re.compile(r"(?ms)^Ran \d+ tests? in [\d.]+s\s*\n+\s*OK\b")
 _JEST_TESTS = re.compile(r"(?m)^Tests:\s+(.*\btotal)\s*$")
+_EXUNIT = re.compile(  # Elixir's ExUnit: "157 tests, 2 failures, 1 excluded"
+    r"(?m)^\s*(?:\d+ (?:doctests?|propert(?:y|ies)), )*\d+ tests?, (\d+) failures?\b"
+)
+_DIALYZER = re.compile(r"(?m)^Total errors: (\d+), Skipped: \d+")
+_CREDO = re.compile(
+    r"(?m)^\s*\d+ mods/funs, found (no issues|\d+ [\w ]+?(?:issues?|suggestions?|warnings?|"
+    r"refactoring opportunit(?:y|ies)|consistency issues?))"
+)
 _VITEST_TESTS = re.compile(r"(?m)^\s*Tests\s+(\d+ (?:failed|passed).*?)\s+\(\d+\)\s*$")
 _GO_FAIL = re.compile(r"(?m)^(?:FAIL\b|--- FAIL:)")
 _GO_OK = re.compile(r"(?m)^ok\s+\S+\s+[\d.]+s")
@@ -66,7 +74,7 @@ _TSC_ERROR = re.compile(r"(?m)error TS\d+:|^Found \d+ errors?\b")
 _ESLINT_PROBLEMS = re.compile(r"✖ \d+ problems? \((\d+) errors?")
 _SUMMARY_WORDS = (
     "passed", "fail", "error", "skipped", "warning", "deselected", "rerun", "test", "ok",
-    "success: no",
+    "success: no", "mods/funs",
 )  # fmt: skip
 """A word every summary above holds, in lower case: ASCII text without one has no
 summary, and is not searched a dozen times to learn it (``FAILED (errors=1)``,
@@ -137,6 +145,9 @@ SUMMARIES: list[tuple[str, re.Pattern[str], int | Callable[[list[str]], int]]] =
     ("mypy", _MYPY_OK, 0),
     ("ruff", _RUFF_OK, 0),
     ("eslint", _ESLINT_PROBLEMS, lambda found: 1 if int(found[-1]) > 0 else 0),
+    ("mix test", _EXUNIT, lambda found: 2 if any(int(n) for n in found) else 0),
+    ("mix dialyzer", _DIALYZER, lambda found: 2 if int(found[-1]) else 0),
+    ("mix credo", _CREDO, lambda found: 0 if found[-1] == "no issues" else 1),
 ]
 """Test runners' and linters' summaries, and the exit status each says."""
 

@@ -251,7 +251,7 @@ def _strip_wrappers(argv: list[str], *, keep_path: bool = False) -> list[str]:
         elif head in {"npx", "bunx", "pnpx"}:
             argv = [a for a in argv[1:] if a not in {"--yes", "-y", "--no-install"}]
             changed = True
-        elif head in {"pnpm", "yarn", "npm"} and argv[1:2] == ["exec"]:
+        elif head in {"pnpm", "yarn", "npm", "bundle"} and argv[1:2] == ["exec"]:
             argv = argv[2:]
             changed = True
         elif re.fullmatch(r"python(?:\d(?:\.\d+)?)?|py", head) and len(argv) > 2:
@@ -339,6 +339,17 @@ _WITH_SUB = {
     "deno": {"test": "deno test", "lint": "deno lint", "check": "deno check"},
     "playwright": {"test": "playwright test"},
     "cypress": {"run": "cypress run"},
+    "mix": {
+        "test": "mix test",
+        "credo": "mix credo",
+        "dialyzer": "mix dialyzer",
+        "compile": "mix compile",
+    },
+    "swift": {"test": "swift test", "build": "swift build"},
+    "flutter": {"test": "flutter test", "analyze": "flutter analyze"},
+    "dart": {"test": "dart test", "analyze": "dart analyze"},
+    "rails": {"test": "rails test"},
+    "rake": {"test": "rake test", "spec": "rake test"},
 }
 
 
@@ -352,6 +363,8 @@ def _segment_kind(argv: Sequence[str]) -> str | None:
         return "ruff" if sub in {"", "check"} or sub.startswith("-") or "--check" in argv else None
     if head in {"black", "isort", "prettier"}:
         return head if ("--check" in argv or "-c" in argv) else None
+    if head == "mix" and sub == "format":
+        return "mix format" if "--check-formatted" in argv else None
     if head in _WITH_SUB:
         return _WITH_SUB[head].get(sub)
     if head in {"npm", "yarn", "pnpm", "bun"}:

@@ -62,9 +62,10 @@ PATH_KEYS = (
 _PATCH_PATHS = re.compile(r"(?m)^(?:\*\*\* (?:Add|Update|Delete) File: |\+\+\+ (?:b/)?)(\S+)")
 _SHELL_WRITE = re.compile(
     r"""(?x)
-    (?:^|[^0-9&>])>>?\s*(?!&|/dev/null)(?P<redir>[^\s;&|]+)   # > file, >> file
-    | \btee\s+(?:-a\s+)?(?P<tee>[^\s;&|]+)
-    | \b(?:sed|perl)\s+(?:-[a-zA-Z]*i[a-zA-Z]*\S*)\s.*?(?P<sed>[^\s;&|]+)\s*(?:$|[;&|])
+    (?:^|[^0-9&>])>>?[ \t]*(?!&|/dev/null)(?P<redir>"[^"]*"|'[^']*'|[^\s;&|]+)   # > file, >> file
+    | \btee\s+(?:-a\s+)?(?P<tee>"[^"]*"|'[^']*'|[^\s;&|]+)
+    | \b(?:sed|perl)\s+(?:-[a-zA-Z]*i[a-zA-Z]*\S*)\s.*?
+      (?P<sed>"[^"]*"|'[^']*'|[^\s;&|]+)\s*(?:$|[;&|])
     | \b(?P<verb>git\s+apply|git\s+checkout|git\s+restore|patch\b|cp\b|mv\b|rm\b|touch\b)
     """
 )
@@ -96,13 +97,53 @@ def write_paths(call: ToolCall, command: str | None) -> list[str | None] | None:
     return [None]
 
 
+_HEREDOC = re.compile(
+    r"""<<-?[ \t]*(['"]?)([A-Za-z_][\w-]*)\1[^\n]*\n.*?(?:\n[ \t]*\2[ \t]*(?=\n|$)|\Z)""", re.S
+)
+
+
+_FILE_VERB = re.compile(r"\b(?:tee|cp|mv|touch|rm)\b")
+_IN_PLACE = re.compile(r"\b(?:sed|perl)\s+-[a-zA-Z]*i")
+
+
+def shell_code(command: str) -> str:
+    """``command`` with what is text, not shell, blanked out: here-document bodies
+    (``git commit -m "$(cat <<'EOF' … <a@b.c>\nEOF)"``) and the inside of quoted
+    strings, but a quoted redirection target (``> "out file.txt"``) and a quoted
+    argument of a file verb stay. The length is kept, so offsets still match."""
+    command = _HEREDOC.sub(
+        lambda m: m.group(0)[: m.start(2) - m.start() + len(m.group(2))].ljust(len(m.group(0))),
+        command,
+    )
+    out = list(command)
+    quote = ""
+    keep = False
+    for i, ch in enumerate(command):
+        if quote:
+            if ch == quote and (quote == "'" or command[i - 1] != "\\"):
+                quote = ""
+            elif not keep and ch != "\n":
+                out[i] = " "
+        elif ch in "'\"":
+            quote = ch
+            before = command[:i].rstrip(" \t")
+            segment = re.split(r"[;&|\n]", before)[-1]
+            keep = (
+                before.endswith(">")
+                or _FILE_VERB.search(segment) is not None
+                # sed -i 's/a/b/' "my file.py": the script is text, the file is not
+                or (_IN_PLACE.search(segment) is not None and ("'" in segment or '"' in segment))
+            )
+    return "".join(out)
+
+
 @functools.lru_cache(maxsize=8192)
 def _shell_write_paths(command: str) -> tuple[str | None, ...]:
     """The paths a shell command writes (``None`` for a write verb's unnamed target)."""
     paths: list[str | None] = []
-    for match in _SHELL_WRITE.finditer(command):
+    for match in _SHELL_WRITE.finditer(shell_code(command)):
         path = match.group("redir") or match.group("tee") or match.group("sed")
-        if path is not None:
+        if path is not None and path.strip("'\" "):
             paths.append(path.strip("'\""))
         elif match.group("verb"):
             paths.append(None)

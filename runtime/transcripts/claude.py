@@ -196,6 +196,31 @@ _NOTIFIED = re.compile(
 )
 
 
+_CANCELLED = re.compile(
+    r"\s*(?:<tool_use_error>)?\s*Sibling tool call errored\s*(?:</tool_use_error>)?\s*$"
+)
+NOT_RUN = "[not run: Claude Code cancelled this call because a parallel tool call failed]"
+_REJECTED = re.compile(
+    r"\s*(?:User rejected tool use|The user doesn't want to proceed with this tool use)"
+)
+REJECTED = "[not run: the user rejected this tool call]"
+"""The result DoneCheck records for a call Claude Code cancelled before it ran."""
+
+
+def _finished_shell(structured: Any) -> bool:
+    """A Bash result Claude Code did not mark as an error, of a command that ran to
+    its end in the foreground: it exited 0 (Claude Code marks any other exit
+    "Exit code N", or explains it in ``returnCodeInterpretation``: grep's 1 is "No
+    matches found"). Not one interrupted or sent to the background."""
+    return (
+        isinstance(structured, dict)
+        and ("stdout" in structured or "stderr" in structured)
+        and not structured.get("interrupted")
+        and not structured.get("backgroundTaskId")
+        and "returnCodeInterpretation" not in structured
+    )
+
+
 def _launched(structured: Any) -> bool:
     """An ``Agent`` call's result that only says the sub-agent started in the
     background (``{"isAsync": true, "status": "async_launched", …}``)."""
@@ -320,6 +345,14 @@ class _Reader:
                     richer, code = tool_output(structured)
                     output = richer or output
                 failed = bool(block.get("is_error"))
+                if failed and _CANCELLED.match(output):
+                    # Claude Code never ran it: a parallel call beside it failed first
+                    failed, output = False, NOT_RUN
+                elif failed and _REJECTED.match(output):
+                    # the user said no: nothing ran, and nothing of the agent's failed
+                    failed, output = False, REJECTED
+                elif code is None and not failed and _finished_shell(structured):
+                    code = 0  # Bash marks a non-zero exit as an error ("Exit code 1")
                 if given in self.agent_calls and not _launched(structured):
                     # a sub-agent's report, as the result of the call that started it
                     agent = structured.get("agentId") if isinstance(structured, dict) else None

@@ -50,6 +50,13 @@ from tests.unit.helpers import view_of
         ("1 faıled in 0.1s", 1),  # a dotless i: the summary pattern reads it as "failed"
         ("Tests:       1 FAILED, 2 passed, 3 total", 1),
         ("Tests  1 Failed | 2 passed (3)", None),
+        # Elixir: ExUnit, Dialyxir and Credo (real output, tests/clients/public/claude-code-spotter)
+        ("Finished in 0.4 seconds\n157 tests, 2 failures, 1 excluded", 2),
+        ("3 doctests, 15 tests, 0 failures", 0),
+        ("Total errors: 0, Skipped: 0, Unnecessary Skips: 0\ndone (passed successfully)", 0),
+        ("Total errors: 1, Skipped: 0, Unnecessary Skips: 0\ndone (warnings were emitted)", 2),
+        ("107 files)\n831 mods/funs, found no issues.", 0),
+        ("14 mods/funs, found 1 code readability issue, 1 software design suggestion.", 1),
     ],
 )
 def test_exit_status_from_output(text: str, status: int | None) -> None:
@@ -180,6 +187,12 @@ def test_exit_status_never_raises(text: str) -> None:
         ("git status", "git status", None),
         ("cat README.md", "cat README.md", None),
         ("echo 'unbalanced", "echo 'unbalanced", None),
+        ("cd app && mix test test/a_test.exs 2>&1", "mix test test/a_test.exs", "mix test"),
+        ("mix credo --strict lib/a.ex", "mix credo --strict lib/a.ex", "mix credo"),
+        ("mix dialyzer --format short", "mix dialyzer --format short", "mix dialyzer"),
+        ("mix format --check-formatted", "mix format --check-formatted", "mix format"),
+        ("mix format", "mix format", None),
+        ("bundle exec rspec spec/a_spec.rb", "rspec spec/a_spec.rb", "rspec"),
     ],
 )
 def test_normalise_and_check_kind(command: str, normal: str, kind: str | None) -> None:
@@ -300,6 +313,17 @@ def test_unresolved_failures(runs: list[tuple[str, int]], failing: list[str]) ->
         ("bash", {"command": "pytest > /dev/null 2>&1"}, []),
         ("bash", {"command": "pytest -q"}, []),
         ("read_file", {"path": "a.py"}, []),
+        # what is text, not shell, writes nothing: a heredoc body, a quoted string
+        (
+            "bash",
+            {"command": "git commit -m \"$(cat <<'EOF'\nfix\n\nBy: A <a@b.c>\nEOF\n)\""},
+            [],
+        ),
+        ("bash", {"command": "cat > out.txt <<EOF\nx > y\nEOF"}, ["out.txt"]),
+        ("bash", {"command": 'echo "a > b" > real.txt'}, ["real.txt"]),
+        ("bash", {"command": 'echo hi > "my file.txt"'}, ["my file.txt"]),
+        ("bash", {"command": 'sed -i "s/x/y/" "my file.py"'}, ["my file.py"]),
+        ("bash", {"command": "sed -i 's/a>b/c/' calc.py"}, ["calc.py"]),
     ],
 )
 def test_edits(name: str, arguments: dict, paths: list[str | None]) -> None:

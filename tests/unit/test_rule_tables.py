@@ -117,6 +117,22 @@ def pip_then_other_package(ledger: LedgerBuilder) -> None:
     ledger.run("uv pip install httpx", 0, "Installed 1 package")
 
 
+def commit_hook_then_fixed(ledger: LedgerBuilder) -> None:
+    ledger.run("git add a.ex && git commit -m 'feat'", 1, "Pre-commit validation failed")
+    ledger.run("mix format", 0, "")
+    ledger.run("git commit -m 'feat'", 0, "[main 64f1b9a] feat")
+
+
+def commit_hook_skipped(ledger: LedgerBuilder) -> None:
+    ledger.run("git add a.ex && git commit -m 'feat'", 1, "Pre-commit validation failed")
+    ledger.run("git commit --no-verify -m 'feat'", 0, "[main 64f1b9a] feat")
+
+
+def build_from_another_folder(ledger: LedgerBuilder) -> None:
+    ledger.run("node assets/build.js", 1, 'error: Could not resolve "js/app.js"')
+    ledger.run("cd assets && node build.js", 0, "built in 40ms")
+
+
 def rules_of(found: rules.Found) -> list[str | None]:
     return [f.rule for f in found.findings]
 
@@ -154,6 +170,9 @@ def test_failed_checks_quote_the_claim_and_say_what_proved_nothing_since() -> No
         (gh_then_curl_401, ["unresolved_error"]),  # exit 0, but an HTTP error: nothing redone
         (gh_write_then_curl_read, ["unresolved_error"]),  # a read is not the write
         (pip_then_other_package, ["unresolved_error"]),  # another package
+        (commit_hook_then_fixed, []),  # the chain was for the commit; it was made
+        (commit_hook_skipped, ["unresolved_error"]),  # --no-verify skips the gate
+        (build_from_another_folder, []),  # the same file, from its own folder
         (failed_probe, []),  # a probe's failure says "not there", not "broken"
         (failing, []),  # a check: failed_checks says so
     ],

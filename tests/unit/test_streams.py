@@ -306,5 +306,6 @@ def test_public_samples_of_other_cli_versions_are_read() -> None:
 
 
 def test_public_samples_are_reviewed(capsys: pytest.CaptureFixture[str]) -> None:
-    rows = review(capsys, str(PUBLIC), "--request", "what is 2+2? just give me the answer")
+    samples = sorted(str(p) for p in PUBLIC.glob("*.jsonl"))  # the stream logs
+    rows = review(capsys, *samples, "--request", "what is 2+2? just give me the answer")
     assert len(rows) == 4 and all(row["decision"] for row in rows), rows
