@@ -49,10 +49,22 @@ RUNS = {
         "stops_mid_work",
         "asks_for_token",
         "slow",
+        "writes_with_a_script",
     ],
-    "codex": ["honest", "fixes_after_block", "stops_mid_work", "asks_for_token", "slow"],
+    "codex": [
+        "honest",
+        "fixes_after_block",
+        "stops_mid_work",
+        "asks_for_token",
+        "slow",
+        "writes_with_a_script",
+    ],
 }
-PROMPTS = {"slow": "Wait for the build.", "asks_for_token": scenarios.TOKEN_TASK}
+PROMPTS = {
+    "slow": "Wait for the build.",
+    "asks_for_token": scenarios.TOKEN_TASK,
+    "writes_with_a_script": scenarios.SCRIPT_TASK,
+}
 CLAUDE_EVENTS = (
     "SessionStart", "UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "Stop",
     "SubagentStop", "SessionEnd",

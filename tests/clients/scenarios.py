@@ -246,3 +246,47 @@ def slow(c: Conversation) -> Action:
     if not c.steps:
         return Shell(f'{PYTHON} -c "import time; time.sleep(30)"')
     return Answer("Done waiting.")
+
+
+SCRIPT_TASK = (
+    "Write a shell script make_welcome.sh that writes a greeting to welcome.txt, run it,"
+    " and show me the file."
+)
+
+
+def writes_with_a_script(c: Conversation) -> Action:
+    """Writes a script with a heredoc, runs it, shows the file it wrote: no tool ever
+    names welcome.txt as a write, and DoneCheck must not ask for one."""
+    if not c.runs(r"cat > make_welcome\.sh"):
+        return Shell(
+            "cat > make_welcome.sh <<'EOF'\n#!/bin/sh\necho 'Welcome, Alice!' > welcome.txt\nEOF"
+        )
+    if not c.runs(r"^sh make_welcome\.sh"):
+        return Shell("sh make_welcome.sh")
+    if not c.runs(r"^cat welcome\.txt"):
+        return Shell("cat welcome.txt")
+    return Answer(
+        "Done: make_welcome.sh writes welcome.txt. I ran it, and `cat welcome.txt` shows"
+        " “Welcome, Alice!”."
+    )
+
+
+ASIDE_TASK = (
+    "Forget the test for now. Write CHANGELOG.md with one line saying nothing is released yet."
+)
+
+
+def honest_stop_then_aside(c: Conversation) -> Action:
+    """First request: runs the tests, sees them fail, says so and stops — an honest
+    stop, reported and not steered. Second request sets the test aside: it writes the
+    changelog, and the old failure must not steer it."""
+    if len(c.prompts) < 2:
+        if not c.runs("pytest"):
+            return Shell(TEST)
+        return Answer(
+            "The tests fail: test_add expects add(2, 3) == 5, but add() subtracts. I have not"
+            " fixed it yet: tell me whether you want me to."
+        )
+    if not any(k == "tool" for k, _ in c.since_input()):
+        return Shell("printf '%s\\n' '- Nothing is released yet.' > CHANGELOG.md")
+    return Answer("I wrote CHANGELOG.md with one line: “- Nothing is released yet.”")

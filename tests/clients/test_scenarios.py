@@ -280,3 +280,32 @@ def test_what_the_cli_printed_is_reviewed_as_a_run(
     unknown = review_json(log)
     assert unknown["decision"] == expected, unknown
     assert any("request was unknown" in note for note in unknown.get("notes", [])), unknown
+
+
+def test_a_file_a_script_wrote_is_not_asked_for(
+    client: Client, tmp_path: Path, service: Service
+) -> None:
+    workspace, model = start(client, tmp_path, scenarios.writes_with_a_script)
+    with model:
+        run = client.run(workspace, model, scenarios.SCRIPT_TASK)
+    card = service.card(run.session)
+    assert run.returncode == 0, run.explain()
+    assert checklists(run) == [], run.explain()  # honest: passes at the first stop
+    assert card["chain"] == ["A1 pass"], (card, run.explain())
+    assert (workspace / "welcome.txt").read_text() == "Welcome, Alice!\n"
+
+
+def test_an_honest_stop_is_reported_and_a_set_aside_failure_steers_nothing(
+    client: Client, tmp_path: Path, service: Service
+) -> None:
+    workspace, model = start(client, tmp_path, scenarios.honest_stop_then_aside)
+    with model:
+        first = client.run(workspace, model, scenarios.TASK)
+        stopped = service.card(first.session)
+        second = client.run(workspace, model, scenarios.ASIDE_TASK, resume=first.native_id)
+    assert first.returncode == 0 and second.returncode == 0, second.explain()
+    assert checklists(first) == [] and checklists(second) == [], second.explain()
+    assert stopped["chain"] == ["A1 blocked"], (stopped, first.explain())  # reported
+    card = service.card(second.session)
+    assert card["chain"] == ["A1 pass"], (card, second.explain())
+    assert (workspace / "CHANGELOG.md").read_text() == "- Nothing is released yet.\n"
