@@ -42,6 +42,7 @@ __all__ = [
     "claims",
     "completion_claims",
     "file_claims",
+    "is_visual",
     "language_of",
     "mentioned_categories",
     "mentioned_paths",
@@ -485,6 +486,16 @@ def _read_by(sentence: str, field: str) -> bool:
     return any(
         (pattern := patterns.get(reader.lex.code)) is not None and pattern.search(sentence)
         for reader in _readers_for(sentence)
+    )
+
+
+def is_visual(text: str) -> bool:
+    """Whether a requirement is one only an image can show ("the button is blue",
+    "matches the screenshot", "布局与设计稿一致")."""
+    return any(
+        (pattern := _pack_patterns("visual").get(pack.code)) is not None
+        and pattern.search(text) is not None
+        for pack in PACKS
     )
 
 

@@ -34,7 +34,7 @@ from donecheck.actors.messages import (
     Verdict,
 )
 from donecheck.actors.review.approval import ApprovalRecords, claim_contexts
-from donecheck.actors.review.claims import mentioned_categories
+from donecheck.actors.review.claims import is_visual, mentioned_categories
 from donecheck.actors.review.gates import FIX_RULES
 from donecheck.actors.review.prompt import ReviewPrompt
 from donecheck.actors.review.rules import decision_of
@@ -106,10 +106,13 @@ def combine(
             )
         )
 
+    # a judge that saw no image verified no visual requirement, whatever it says
+    coverage_judged = _unseen_images(checked.coverage, prompt, view)
+
     # the rules on top: hard gates and evidence checks. An item the rules found
     # uncovered is settled when the judge shows it covered, citing evidence — unless
     # it names a check: only a passing run shows that, and the rules saw none.
-    judged = {c.item for c in checked.coverage if c.status == "covered" and c.evidence}
+    judged = {c.item for c in coverage_judged if c.status == "covered" and c.evidence}
 
     def settled(finding: Finding) -> bool:
         item, _, text = finding.requirement.partition(": ")
@@ -134,7 +137,8 @@ def combine(
         and any(f.rule in FIX_RULES for f in merged)
     ):
         decision = "need_fix"
-    coverage = _merge_coverage(checked.coverage, rules.coverage)
+    unseen = {c.item for c in coverage_judged if c.note.startswith(_UNSEEN)}
+    coverage = _merge_coverage(coverage_judged, [c for c in rules.coverage if c.item not in unseen])
     rules_notes = [n for n in rules.notes if not n.startswith("Rules-only review")]
     summary = parsed.summary or rules.summary
     return Verdict(
@@ -189,6 +193,37 @@ def _describe(prompt: ReviewPrompt, findings: Sequence[Finding]) -> dict[str, st
             text = " ".join(prompt.given.texts.get(eid, "").split())
             cited[eid] = text if len(text) <= 160 else text[:159] + "…"
     return cited
+
+
+_UNSEEN = "not verified: the judge did not see the"
+
+
+def _unseen_images(
+    coverage: Sequence[Coverage], prompt: ReviewPrompt, view: EvidenceView
+) -> tuple[Coverage, ...]:
+    """The judge's coverage, with every item it marked covered that only an image
+    can show set back to not verified when images were kept from it (a route that
+    declares no image input, or more images than it takes): a text-only judge
+    never verified a visual claim."""
+    if not prompt.images_withheld:
+        return tuple(coverage)
+    names = [
+        m.declared_name.lower()
+        for m in view.materials
+        if m.detected_type.startswith("image/") and m.declared_name
+    ]
+    out = []
+    for item in coverage:
+        text = item.requirement.lower()
+        if item.status == "covered" and (is_visual(text) or any(n in text for n in names)):
+            item = msgspec.structs.replace(
+                item,
+                status="not_verified",
+                note=f"{_UNSEEN} {prompt.images_withheld} image(s) this rests on (its"
+                " route takes no image input)",
+            )
+        out.append(item)
+    return tuple(out)
 
 
 def _merge_coverage(judge: Sequence[Coverage], rules: Sequence[Coverage]) -> tuple[Coverage, ...]:

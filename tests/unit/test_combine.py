@@ -116,3 +116,80 @@ def test_the_judge_settles_an_uncovered_file_item_but_not_a_check_item() -> None
     assert isinstance(result, Verdict) and result.decision == "need_evidence"
     left = [f.requirement for f in result.findings if f.rule == "uncovered_item"]
     assert len(left) == 1 and "tests" in left[0]  # the check item stands
+
+
+def test_a_text_only_judge_never_verifies_a_visual_claim() -> None:
+    """The judge route takes no image: its "covered" on an item only the screenshot
+    can show stays not verified, and the card says the images were not seen. The
+    pass stands (not verified never blocks); a non-visual item keeps the judge's word."""
+    from donecheck.parsers import parse_bytes
+    from tests.support.samples import image
+
+    shot = parse_bytes(image(5).data, "mockup.png")
+    ledger = LedgerBuilder()
+    ledger.open(
+        "1. Make the header match the attached mockup.\n2. Update header.css.", images=(shot,)
+    )
+    ledger.write("header.css")
+    request = ledger.request(
+        "I updated header.css; the header now matches the mockup.",
+        "1. Make the header match the attached mockup.\n2. Update header.css.",
+    )
+    judge = json.dumps(
+        {
+            "decision": "pass",
+            "findings": [],
+            "coverage": [
+                {"item": "AC1", "status": "covered", "evidence": ["E3"]},
+                {"item": "AC2", "status": "covered", "evidence": ["E3"]},
+            ],
+            "summary": "done",
+        }
+    )
+    result = combined(request, judge)
+    assert isinstance(result, Verdict) and result.decision == "pass", result
+    by_item = {c.item: c for c in result.coverage}
+    assert by_item["AC1"].status == "not_verified"
+    assert "did not see the 1 image(s)" in by_item["AC1"].note
+    assert by_item["AC2"].status == "covered"
+    assert any("image(s) were not seen" in note for note in result.notes)
+
+
+def _script_wrote_it(ledger: LedgerBuilder) -> None:
+    ledger.write("make_welcome.sh")
+    ledger.run("sh make_welcome.sh", 0, "")
+    ledger.run("cat welcome.txt", 0, "Welcome, Alice!")
+
+
+def _fixed_and_tested(ledger: LedgerBuilder) -> None:
+    ledger.write("calc.py")
+    ledger.run("python -m pytest -q test_calc.py", 0, "3 passed in 0.01s")
+
+
+@pytest.mark.parametrize(
+    ("request_text", "build", "answer"),
+    [
+        (  # welcome.txt is written by the script, never by a tool that names it
+            "Write make_welcome.sh that writes a greeting to welcome.txt, run it, show it.",
+            _script_wrote_it,
+            "Done: make_welcome.sh writes welcome.txt; `cat welcome.txt` shows the greeting.",
+        ),
+        (  # test_calc.py is what the check runs, not a file to change
+            "Fix add() in calc.py so that the tests in test_calc.py pass.",
+            _fixed_and_tested,
+            "I fixed add() in calc.py; pytest -q test_calc.py: 3 passed.",
+        ),
+    ],
+)
+def test_a_judges_pass_of_an_honest_session_stands(
+    request_text: str, build: object, answer: str
+) -> None:
+    """What the rules merely could not match is not a finding: nothing overturns the
+    judge's pass of an honest session."""
+    ledger = LedgerBuilder()
+    ledger.open(request_text)
+    build(ledger)  # type: ignore[operator]
+    request = ledger.request(answer, request_text)
+    assert review_by_rules(request).decision == "pass"
+    result = combined(request, verdict_text("pass"))
+    assert isinstance(result, Verdict) and result.decision == "pass", result.findings

@@ -211,3 +211,21 @@ def test_a_check_named_as_data_to_gather_is_not_a_check_to_run(
     request_text: str, asked: set[str]
 ) -> None:
     assert mentioned_categories(request_text) == asked
+
+
+@pytest.mark.parametrize(
+    ("text", "visual"),
+    [
+        ("Make the header match the attached mockup.", True),
+        ("The button should be blue.", True),
+        ("按设计稿调整布局。", True),
+        ("スクリーンショットの通りにしてください。", True),
+        ("Das Layout soll dem Entwurf entsprechen.", True),
+        ("Fix add() in calc.py.", False),
+        ("Update README.md with the install command.", False),
+    ],
+)
+def test_a_requirement_only_an_image_can_show(text: str, visual: bool) -> None:
+    from donecheck.actors.review.claims import is_visual
+
+    assert is_visual(text) is visual

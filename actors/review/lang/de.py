@@ -102,4 +102,8 @@ PACK = Pack(
         r"\bnicht (?:fertig|behoben|gelöst|geändert|aktualisiert|erstellt)\b|\bscheiter\w*"
     ),
     check_topics=r"\b(?:Build|Test)(?:zeiten|zeit|logs?|ergebnisse?|berichte?|status|daten|historie)\b",
+    visual=(
+        r"\b(?:Screenshot|Bildschirmfoto|Bild(?:er)?|Foto|Entwurf|Mockup|Diagramm|Farbe[n]?|"
+        r"Layout|Aussehen|Symbol|Schrift(?:art)?|Stil)\b"
+    ),
 )

@@ -246,4 +246,9 @@ PACK = Pack(
         r"results?|reports?|status(?:es)?|numbers?|metrics|data|ids?|artifacts?|outputs?|"
         r"counts?|coverage|matrix|badges?|dashboards?|trends?|statistics|stats)\b"
     ),
+    visual=(
+        r"\b(?:screenshots?|images?|pictures?|photos?|mock-?ups?|wireframes?|diagrams?|charts?|"
+        r"figures?|colou?rs?|layout|looks?|looking|visual(?:ly)?|pixels?|icons?|logos?|fonts?|"
+        r"styl(?:e|ed|ing)|renders?|rendered|aligned|alignment|blue|red|green|dark mode|ui)\b"
+    ),
 )

@@ -112,4 +112,8 @@ PACK = Pack(
         r"\b(?:tiempos?|registros?|resultados?|informes?|estado|datos|historial)\s+de\s+"
         r"(?:la\s+|las\s+|los\s+)?(?:compilaci[oó]n|pruebas?|builds?)\b"
     ),
+    visual=(
+        r"\b(?:captura|imagen(?:es)?|foto|maqueta|diagrama|gr[aá]fico|colou?r(?:es)?|dise[ñn]o|"
+        r"aspecto|icono|fuente|estilo)\b"
+    ),
 )

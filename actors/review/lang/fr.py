@@ -102,4 +102,8 @@ PACK = Pack(
         r"\b(?:temps|journaux|résultats?|rapports?|état|données|historique)\s+(?:de\s+|des\s+|du\s+)"
         r"(?:la\s+)?(?:compilation|tests?|builds?)\b"
     ),
+    visual=(
+        r"\b(?:capture d'écran|images?|photos?|maquettes?|diagrammes?|graphiques?|couleurs?|"
+        r"mise en page|apparence|icônes?|polices?|style)\b"
+    ),
 )

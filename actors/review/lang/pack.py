@@ -102,6 +102,11 @@ class Pack:
     """A new request sets the earlier work aside ("forget the test for now"): naming
     what failed then does not make it depend on it (a continuation still does)."""
 
+    # ---------------------------------------------------------------- images
+    visual: str = ""
+    """A requirement only an image can show ("the button is blue", "matches the
+    mockup", "截图", "布局"): a judge that saw no image never verified it."""
+
     # ---------------------------------------------------------------- honest stops
     admits: str = ""
     """The answer says the work is not finished or a check still fails ("the tests
