@@ -111,6 +111,8 @@ def shell_code(command: str) -> str:
     (``git commit -m "$(cat <<'EOF' … <a@b.c>\nEOF)"``) and the inside of quoted
     strings, but a quoted redirection target (``> "out file.txt"``) and a quoted
     argument of a file verb stay. The length is kept, so offsets still match."""
+    if "'" not in command and '"' not in command and "<<" not in command:
+        return command  # nothing but shell
     command = _HEREDOC.sub(
         lambda m: m.group(0)[: m.start(2) - m.start() + len(m.group(2))].ljust(len(m.group(0))),
         command,
