@@ -12,6 +12,8 @@ names the bad setting instead of a pydantic ``ValidationError``.
 from __future__ import annotations
 
 import os
+import re
+import sys
 from pathlib import Path
 from typing import Any, Literal
 
@@ -147,6 +149,16 @@ class Config(BaseSettings):
         default_factory=lambda: _default_data_dir(),
         description="Where the embedded SQLite stores live (one folder per namespace).",
     )
+    deployment: str = Field(
+        default_factory=lambda: _default_deployment(),
+        min_length=1,
+        max_length=100,
+        pattern=r"^[A-Za-z0-9_.-]+$",
+        description="This deployment's own folder under data_dir/namespace, so an embedded"
+        " script, each donecheck serve and each tool keep their sessions apart; default: the"
+        " running script's name ('python' for an interactive one; donecheck serve uses"
+        " 'serve-PORT'). Give two deployments the same name to share their sessions.",
+    )
     store_url: str | None = Field(
         None,
         description="sqlite:///folder, postgresql://user@host/db, or memory:// (not durable);"
@@ -216,8 +228,10 @@ class Config(BaseSettings):
 
     @property
     def effective_store_url(self) -> str:
-        """The store URL actors open: ``store_url``, else SQLite under ``data_dir``."""
-        return self.store_url or f"sqlite://{(self.data_dir / self.namespace).resolve()}"
+        """The store URL actors open: ``store_url``, else SQLite in this deployment's own
+        folder, ``data_dir/namespace/deployment``."""
+        folder = self.data_dir / self.namespace / self.deployment
+        return self.store_url or f"sqlite://{folder.resolve()}"
 
     @property
     def review_timeout_s(self) -> float:
@@ -257,6 +271,19 @@ def _default_data_dir() -> Path:
         os.path.expanduser("~"), ".local", "share"
     )
     return Path(base) / "donecheck"
+
+
+def _default_deployment() -> str:
+    """The running script's name, made file-safe (``python`` for an interactive session
+    or ``python -c``): each program that embeds DoneCheck keeps its own sessions."""
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None) or (sys.argv[0] if sys.argv else "")
+    stem = Path(path).stem if path and path not in {"-c", "-"} else ""
+    if stem == "__main__":  # python -m package: the package's name
+        spec = getattr(main, "__spec__", None)
+        stem = (getattr(spec, "parent", "") or "").rsplit(".", 1)[-1] or stem
+    cleaned = re.sub(r"[^A-Za-z0-9_.-]+", "-", stem).strip("-.")[:100]
+    return cleaned or "python"
 
 
 def load_config(**overrides: Any) -> Config:

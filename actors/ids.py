@@ -22,7 +22,9 @@ __all__ = [
 ]
 
 MAX_SESSION_ID = 200
-SESSION_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:@+-]*$"
+# "(?!\n)$": Python's "$" also matches before a final newline, ECMA's (the HTTP API's
+# OpenAPI document) does not; with the look-ahead both mean "the end".
+SESSION_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:@+-]*(?!\n)$"
 _SESSION_ID = re.compile(SESSION_ID_PATTERN)
 
 
@@ -36,7 +38,7 @@ def check_session_id(value: str) -> str:
         raise InputError("a session id must not be empty")
     if len(value) > MAX_SESSION_ID:
         raise InputError(f"a session id is at most {MAX_SESSION_ID} characters, not {len(value)}")
-    if not _SESSION_ID.match(value):
+    if not _SESSION_ID.fullmatch(value):
         raise InputError(
             f"session id {value[:60]!r}: only letters, digits and . _ : @ + - (starting with"
             " a letter or digit)"

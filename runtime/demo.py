@@ -118,9 +118,11 @@ def run_demo(
     workspace: Path | None = None,
     *,
     on_step: Callable[[str], None] | None = None,
+    progress: Callable[[str], None] | None = None,
     **config: Any,
 ) -> Any:
-    """Run the demo; returns the agent's :class:`~donecheck.runtime.agent.AgentResult`."""
+    """Run the demo; returns the agent's :class:`~donecheck.runtime.agent.AgentResult`.
+    ``progress`` is told each start-up step as it begins (Ray takes seconds)."""
     from donecheck.runtime.agent import run_agent
     from donecheck.runtime.api import DoneCheck
 
@@ -130,7 +132,7 @@ def run_demo(
     config.setdefault("namespace", "donecheck-demo")
     try:
         with ScriptedProvider(responder=demo_agent, model="scripted-agent") as model:
-            dc = DoneCheck.start(**config)
+            dc = DoneCheck.start(progress=progress, **config)
             try:
                 return asyncio.run(
                     run_agent(

@@ -71,15 +71,21 @@ def usage_text(card: ReportCard) -> str:
             f"OVERRUN: {usage.overruns} answer(s) {usage.overrun_tokens:,} output tokens"
             " past their grant"
         )
-    aux = ", ".join(parts) or "none (rules-only reviews make no model calls)"
     cap = f" of {usage.cap:,}" if usage.cap else ""
     r = rechecks(card)
     n = usage.main_calls
     judged = bool(usage.aux_calls.get("review"))
-    cost = f"cost N + 2 + R = {n} + 2 + {r} = {n + 2 + r} calls"
-    if not judged and (card.reviews or r):
-        cost += " (the reviews were rules-only: no model calls)"
-    return f"{n} main call(s); aux calls: {aux}; aux tokens {usage.aux_tokens:,}{cap}; {cost}"
+    if parts:
+        review = f"review model calls: {', '.join(parts)}; {usage.aux_tokens:,}{cap} review tokens"
+    else:
+        review = f"reviews by rules only: no model calls, 0{cap} review tokens"
+    cost = (
+        f"cost N + 2 + R = {n} + 2 + {r} = {n + 2 + r} calls (N the agent's calls, 2 for the"
+        f" pre-analysis and first review, R = {r} re-review(s)"
+        + ("" if judged or not (card.reviews or r) else "; rules-only reviews cost nothing")
+        + ")"
+    )
+    return f"{n} agent model call(s); {review}; {cost}"
 
 
 def _redacted(value: Any) -> Any:

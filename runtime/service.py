@@ -35,6 +35,7 @@ import concurrent.futures
 import hmac
 import json
 import os
+import re
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -127,7 +128,9 @@ class ToolCallEvent(_Body, tag="tool_call", tag_field="type"):
     event_id: str | None = None
 
 
-_BASE64 = r"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"
+# "(?!\n)$": Python's "$" also matches before a final newline, ECMA's (the
+# OpenAPI document's) does not: with the look-ahead both mean "the end".
+_BASE64 = r"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?(?!\n)$"
 
 
 class ImagePart(_Body):
@@ -290,6 +293,9 @@ class _Service:
             raise HttpError(400, "the JSON is nested too deeply") from None
         except msgspec.DecodeError as exc:
             raise HttpError(400, f"the body is not valid JSON: {exc}") from None
+        if _LONG_DIGITS.search(raw):
+            value = _big_ints_as_text(value)
+            request.state.long_digits = True
         return value
 
     async def typed(self, request: Request, kind: type[Any]) -> Any:
@@ -297,7 +303,12 @@ class _Service:
         try:
             return msgspec.convert(value, kind)
         except msgspec.ValidationError as exc:
-            raise HttpError(400, f"invalid body: {exc}") from None
+            hint = (
+                " (a whole number past 64 bits is kept as text, so it is not a number here)"
+                if "got `str`" in str(exc) and getattr(request.state, "long_digits", False)
+                else ""
+            )
+            raise HttpError(400, f"invalid body: {exc}{hint}") from None
 
     async def session(self, session_id: str) -> AsyncSession:
         found = self.sessions.get(session_id)
@@ -553,6 +564,24 @@ def _guarded(service: _Service, method: Any, *, public: bool = False) -> Any:
             return JSONResponse({"error": str(exc)}, status_code=500)
 
     return endpoint
+
+
+_LONG_DIGITS = re.compile(rb"\d{19}")
+"""A digit run long enough to hold a whole number past 64 bits (cheap to look for)."""
+
+
+def _big_ints_as_text(value: Any) -> Any:
+    """``value`` with every whole number no store or encoder keeps (outside
+    -2**63 … 2**64-1) written as its decimal text: kept, not lost, where the body holds
+    free-form JSON (tool arguments and outputs); refused by name where it must be a
+    number (an exit code, a count). Depth is bounded by ``max_json_depth`` already."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value if -(2**63) <= value < 2**64 else str(value)
+    if isinstance(value, dict):
+        return {k: _big_ints_as_text(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_big_ints_as_text(v) for v in value]
+    return value
 
 
 def _bearer(request: Request, token: str) -> bool:

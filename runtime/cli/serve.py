@@ -73,6 +73,7 @@ def add(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from donecheck.actors.judge import is_loopback
+    from donecheck.actors.redact import redact_url
     from donecheck.runtime.api import DoneCheck
     from donecheck.runtime.endpoint import (
         Endpoint,
@@ -106,6 +107,8 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         error(f"--port must be from 0 to 65535, not {args.port}")
         return EXIT_INPUT
+    if not os.environ.get("DONECHECK_DEPLOYMENT"):  # each service its own sessions
+        overrides["deployment"] = f"serve-{args.port}"
     began = time.monotonic()
 
     def say(step: str) -> None:
@@ -151,7 +154,8 @@ def run(args: argparse.Namespace) -> int:
     where = "in this process" if args.in_process else "on Ray"
     print(
         f"DoneCheck serves {url} (namespace {dc.config.namespace!r}, actors {where}, "
-        f"ready in {time.monotonic() - began:.1f} s); runtime file {path}"
+        f"ready in {time.monotonic() - began:.1f} s); sessions in"
+        f" {redact_url(dc.config.effective_store_url)}; runtime file {path}"
         + ("; bearer token required" if required else "")
         + (
             f"; gates run in {', '.join(str(w) for w in workspaces)}"

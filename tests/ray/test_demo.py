@@ -55,6 +55,11 @@ def test_donecheck_demo_from_a_fresh_process(tmp_path: Path) -> None:
     assert "chain: A1 need_fix → A2 pass" in done.stdout
     assert "rounds: 1 of 2" in done.stdout
     assert "cost N + 2 + R = 7 + 2 + 1 = 10 calls" in done.stdout  # the recheck counts
+    assert "rules-only reviews cost nothing" in done.stdout
+    # progress from the first second, on stderr; the verdict explained in plain words
+    assert done.stderr.startswith("donecheck demo: starting"), done.stderr[:300]
+    assert "DoneCheck's actors are up" in done.stderr
+    assert "What happened:" in done.stdout and "'not verified'" in done.stdout
 
 
 def test_report_writes_one_self_contained_page(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -29,6 +30,8 @@ def shown(name: str, value: object) -> str:
     """How the README writes a default."""
     if name == "data_dir":
         return "`$XDG_DATA_HOME/donecheck`"
+    if name == "deployment":
+        return "the script's name"
     if value is None:
         return "unset"
     if isinstance(value, bool):
@@ -68,3 +71,49 @@ def test_the_data_dir_default_is_what_the_readme_says(monkeypatch, tmp_path) -> 
     monkeypatch.delenv("XDG_DATA_HOME")
     monkeypatch.setenv("HOME", str(tmp_path))
     assert Config().data_dir == tmp_path / ".local" / "share" / "donecheck"
+
+
+def test_each_deployment_keeps_its_own_sessions(monkeypatch, tmp_path) -> None:
+    """Two programs embedding DoneCheck with the same data_dir do not see each other's
+    sessions unless told to share (the same ``deployment``)."""
+    from donecheck.runtime import DoneCheck
+
+    monkeypatch.delenv("DONECHECK_DEPLOYMENT", raising=False)
+    assert Config().deployment  # a file-safe name of the running program
+    opened = {}
+    for name in ("nightly-eval", "pr-bot"):
+        with DoneCheck.start_local(data_dir=tmp_path, deployment=name) as dc:
+            opened[name] = dc.open_session(f"request of {name}").session_id
+    for name, other in (("nightly-eval", "pr-bot"), ("pr-bot", "nightly-eval")):
+        with DoneCheck.start_local(data_dir=tmp_path, deployment=name) as dc:
+            listed = {s.session_id for s in dc.sessions()}
+            assert opened[name] in listed and opened[other] not in listed
+    assert sorted(p.name for p in (tmp_path / "donecheck").iterdir()) == [
+        "nightly-eval",
+        "pr-bot",
+    ]
+
+
+def test_a_scripts_deployment_is_named_after_it(tmp_path) -> None:
+    import subprocess
+    import sys
+
+    script = tmp_path / "weekly report!.py"
+    script.write_text("from donecheck.actors.config import Config\nprint(Config().deployment)\n")
+    env = {k: v for k, v in os.environ.items() if k != "DONECHECK_DEPLOYMENT"}
+    shown = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert shown.stdout.strip() == "weekly-report", shown.stderr
+    typed = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from donecheck.actors.config import Config;print(Config().deployment)",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert typed.stdout.strip() == "python", typed.stderr

@@ -11,6 +11,7 @@ import pytest
 
 from donecheck.parsers import parse_bytes
 from donecheck.parsers.material import Material
+from donecheck.parsers.ocr import OCR_MISSING, ocr_available
 from tests.realworld import EXPECTED, FILES, HERE, missing
 
 
@@ -29,6 +30,9 @@ def test_every_file_has_a_source_and_expected_phrases() -> None:
 def test_each_file_is_read_and_its_phrases_found(path: Path) -> None:
     material = _parse(path)
     assert material.status in {"parsed", "partial"}, material.reason
+    if path.suffix == ".png" and not ocr_available():  # the text is in the picture
+        assert OCR_MISSING in material.warnings, material.warnings
+        pytest.skip("Tesseract is not installed here (.ci/run installs it)")
     not_found = missing(EXPECTED[path.name], "\n".join(block.text for block in material.blocks))
     allowed = 1 if path.suffix == ".png" else 0  # OCR of a poster's stylised lettering
     assert len(not_found) <= allowed, (not_found, material.status, material.reason)
