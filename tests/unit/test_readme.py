@@ -117,3 +117,21 @@ def test_a_scripts_deployment_is_named_after_it(tmp_path) -> None:
         timeout=60,
     )
     assert typed.stdout.strip() == "python", typed.stderr
+
+
+def test_the_readmes_endpoint_table_names_each_bodys_fields() -> None:
+    """Each ``{field, optional?}`` the README's HTTP table shows is the body the API
+    takes: the same fields, the same ones required."""
+    from donecheck.runtime.service import openapi
+
+    document = openapi()
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `(POST) (/v1/[^`]+)` \| [^`{]*`\{([^}]*)\}`", readme, re.M)
+    assert len(rows) >= 2
+    for method, path, shown in rows:
+        operation = document["paths"][path.replace("{id}", "{session_id}")][method.lower()]
+        ref = operation["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+        schema = document["components"]["schemas"][ref.rsplit("/", 1)[1]]
+        names = [name.strip() for name in shown.split(",")]
+        assert sorted(n.rstrip("?") for n in names) == sorted(schema["properties"]), path
+        assert sorted(n for n in names if not n.endswith("?")) == sorted(schema["required"]), path
