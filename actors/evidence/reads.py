@@ -100,6 +100,9 @@ class _Target:
     names: set[str] = field(default_factory=set)
     found: dict[ReadStatusName, list[tuple[str, str]]] = field(default_factory=dict)
     """status → [(how, evidence id)]"""
+    unreadable: str = ""
+    """Why the file itself cannot be read (its parse ``failed``: encrypted, damaged …);
+    "" when it can. A tool that opens it then shows its raw bytes, not its content."""
 
     @property
     def text_like(self) -> bool:
@@ -174,6 +177,7 @@ def reads_of(index: EvidenceIndex, ops: Sequence[Operation]) -> list[ReadEvidenc
         target = targets.setdefault(m.sha256, _Target(m.sha256, m.declared_name))
         target.detected_type = m.detected_type
         target.shingles = _material_shingles(m)
+        target.unreadable = (m.reason or "it could not be read") if m.status == "failed" else ""
     if not targets:
         return []
     for target in targets.values():
@@ -223,8 +227,38 @@ def shown_paths(call: ToolCall, command: str | None) -> list[str]:
     return shown
 
 
-def _note(target: _Target, status: ReadStatusName, how: str, eid: str) -> None:
+def _note(target: _Target, status: ReadStatusName, how: str, eid: str, output: str = "") -> None:
+    if status != "metadata_only" and target.unreadable and _opaque(target, output):
+        status, how = "metadata_only", f"{how}, which showed {_what_opaque(target)}"
     target.found.setdefault(status, []).append((how, eid))
+
+
+_MAGIC = (b"%PDF", b"PK\x03\x04", b"\xd0\xcf\x11\xe0", b"\x89PNG", b"\xff\xd8\xff", b"GIF8")
+_RAW_PDF = re.compile(r"\bendobj\b|\bendstream\b|/Filter\s*/|/Encrypt\b")
+
+
+def _opaque(target: _Target, output: str) -> bool:
+    """Whether a tool's output on a file that cannot be read shows nothing of its content:
+    always for an encrypted file (no password reaches a tool here), else raw bytes — the
+    format's magic, PDF object syntax or mostly unprintable characters."""
+    if target.unreadable.startswith("encrypted"):
+        return True
+    head = output.lstrip()[:4096]
+    if not head:
+        return True
+    raw = head.encode("utf-8", "surrogateescape")
+    if raw.startswith(_MAGIC) or _RAW_PDF.search(head):
+        return True
+    unprintable = sum(1 for ch in head if not ch.isprintable() and ch not in "\n\r\t")
+    return unprintable > len(head) // 10
+
+
+def _what_opaque(target: _Target) -> str:
+    return (
+        f"nothing of its content ({target.unreadable})"
+        if target.unreadable.startswith("encrypted")
+        else f"only its raw bytes (it cannot be read: {target.unreadable})"
+    )
 
 
 def _status(target: _Target) -> ReadStatusName | Literal["not_read"]:
@@ -248,9 +282,9 @@ def _classify(target: _Target, call: ToolCall, command: str | None, output: str,
         if referred and (
             _IMAGE_TOOL.match(name) or (target.image and (_READ_TOOL.match(name) or viewer))
         ):
-            _note(target, "read", f"viewed with {call.name}", eid)
+            _note(target, "read", f"viewed with {call.name}", eid, output)
         elif referred and (_READ_TOOL.match(name) or viewer) and shown:
-            _note(target, "read", f"read with {call.name}", eid)
+            _note(target, "read", f"read with {call.name}", eid, output)
     else:
         for argv in simple_commands(command):
             if not argv:
@@ -266,9 +300,9 @@ def _classify(target: _Target, call: ToolCall, command: str | None, output: str,
             if head in _METADATA:
                 _note(target, "metadata_only", f"only its metadata via `{head}`", eid)
             elif head in _PRINTERS and shown and target.text_like:
-                _note(target, "read", f"printed with `{head}`", eid)
+                _note(target, "read", f"printed with `{head}`", eid, output)
             elif head in _PARTIAL and shown and target.text_like:
-                _note(target, "partial", f"part printed with `{head}`", eid)
+                _note(target, "partial", f"part printed with `{head}`", eid, output)
     if target.shingles and "read" not in target.found:
         words = _WORD.findall(output.lower())
         common = len(_shingles(words) & target.shingles) if len(words) >= _SHINGLE else 0

@@ -458,7 +458,15 @@ def unread_attachments(view: EvidenceView) -> Found:
                 )
             continue
         cited: dict[str, str] = {}
-        if status == "metadata_only" and read is not None:
+        unreadable = material is not None and material.status == "failed"
+        if status == "metadata_only" and read is not None and unreadable:
+            problem = (
+                f"The agent cannot have read its content: {'; '.join(read.how)}. Anything"
+                " the answer says it contains rests on nothing."
+            )
+            evidence = read.evidence
+            cited = {eid: f"{ref.name}: {'; '.join(read.how)}" for eid in evidence}
+        elif status == "metadata_only" and read is not None:
             problem = (
                 f"The agent only looked at its metadata ({'; '.join(read.how)}), never its"
                 f" content; {parse}."
@@ -468,11 +476,19 @@ def unread_attachments(view: EvidenceView) -> Found:
         else:
             problem = f"Nothing in the ledger shows the agent read it; {parse}."
             evidence = ()
-        recheck = (
-            f"Open {ref.name} with a tool that shows its content and use what it says."
-            if material is None or material.status in {"parsed", "partial"}
-            else f"Read {ref.name} with a tool that can open it and show the part you relied on."
-        )
+        if unreadable:
+            assert material is not None
+            recheck = (
+                f"{ref.name} cannot be read as it is ({material.reason}): ask the user for"
+                " a readable copy (or its password), and do not state what it says until"
+                " you have read it."
+            )
+        elif material is None or material.status in {"parsed", "partial"}:
+            recheck = f"Open {ref.name} with a tool that shows its content and use what it says."
+        else:
+            recheck = (
+                f"Read {ref.name} with a tool that can open it and show the part you relied on."
+            )
         out.append(
             (
                 Finding(

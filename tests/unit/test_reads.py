@@ -28,6 +28,19 @@ PDF = parse_bytes(PDF_SAMPLE.data, "report.pdf", limits=ParseLimits(preview_page
 IMAGE = parse_bytes(s.image(seed=3, text=False).data, "shot.png", limits=ParseLimits(ocr=False))
 
 
+def _encrypted_pdf() -> bytes:
+    from donecheck.parsers.mupdf import pymupdf
+
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 72), "The deadline is March 3.")
+    return bytes(doc.tobytes(encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="u", owner_pw="o"))
+
+
+LOCKED_BYTES = _encrypted_pdf()
+LOCKED = parse_bytes(LOCKED_BYTES, "locked.pdf")
+DAMAGED = parse_bytes(b"%PDF-1.7\n1 0 obj << /Length 99 >> stream\nxx\x00\x01", "damaged.pdf")
+
+
 def ledger(material, *steps: tuple[str, Any, str, int]) -> list[LedgerEntry]:
     """steps: (tool name, arguments, output, exit code)."""
     events: list = [
@@ -108,6 +121,28 @@ def status(material, *steps) -> str:
         (IMAGE, [("Read", {"file_path": "shot.png"}, "", 0)], "read"),
         (IMAGE, [("bash", {"command": "cat shot.png"}, "\x89PNG...", 0)], "not_read"),
         (IMAGE, [("bash", {"command": "identify shot.png"}, "PNG 900x300", 0)], "metadata_only"),
+        # a file nobody can read as it is: opening it shows raw bytes, not its content
+        (
+            LOCKED,
+            [("Read", {"file_path": "locked.pdf"}, LOCKED_BYTES[:300].decode("latin-1"), 0)],
+            "metadata_only",
+        ),
+        (
+            LOCKED,
+            [("Read", {"file_path": "locked.pdf"}, "The deadline is March 3.", 0)],
+            "metadata_only",
+        ),
+        (
+            DAMAGED,
+            [("Read", {"file_path": "damaged.pdf"}, "%PDF-1.7\n1 0 obj << /Length 99 >>", 0)],
+            "metadata_only",
+        ),
+        # a damaged file another tool could still read: its text shown counts
+        (
+            DAMAGED,
+            [("Read", {"file_path": "damaged.pdf"}, "Quarterly figures: 12 rows", 0)],
+            "read",
+        ),
     ],
 )
 def test_read_status(material, steps, expected: str) -> None:

@@ -213,6 +213,13 @@ BROKEN = Material(
     status="failed",
     reason="encrypted: a password is needed",
 )
+DAMAGED = Material(
+    sha256="sha256:" + "d" * 64,
+    declared_name="contract.pdf",
+    detected_type="application/pdf",
+    status="failed",
+    reason="corrupt: the document has no pages",
+)
 
 
 def test_an_attachment_never_read_is_need_evidence() -> None:
@@ -249,16 +256,30 @@ def test_a_failed_parse_names_its_status() -> None:
     verdict = review_by_rules(ledger.request("The contract looks fine to me overall." + LONG))
     (finding,) = verdict.findings
     assert "could not read it (failed: encrypted: a password is needed)" in finding.problem
-    assert "a tool that can open it" in finding.recheck
+    assert "ask the user for a readable copy (or its password)" in finding.recheck
 
 
-def test_a_failed_parse_the_agent_read_anyway_is_a_note() -> None:
+def test_a_damaged_file_the_agent_read_anyway_is_a_note() -> None:
     ledger = LedgerBuilder()
-    ledger.open("Check the attached contract.", BROKEN)
+    ledger.open("Check the attached contract.", DAMAGED)
     ledger.result(ledger.call("read_file", {"path": "contract.pdf"}), "CONTRACT … terms", 0)
     verdict = review_by_rules(ledger.request("The contract looks fine to me overall." + LONG))
     assert verdict.decision == "pass"
     assert any("content was not verified" in note for note in verdict.notes)
+
+
+@pytest.mark.parametrize(
+    ("material", "output"),
+    [(BROKEN, "CONTRACT … terms"), (DAMAGED, "%PDF-1.7\n1 0 obj\n<< /Filter /FlateDecode >>")],
+)
+def test_a_file_nobody_can_read_is_never_read(material: Material, output: str) -> None:
+    ledger = LedgerBuilder()
+    ledger.open("Check the attached contract.", material)
+    ledger.result(ledger.call("read_file", {"path": "contract.pdf"}), output, 0)
+    verdict = review_by_rules(ledger.request("The contract looks fine to me overall." + LONG))
+    (finding,) = verdict.findings
+    assert verdict.decision == "need_evidence" and finding.rule == "unread_attachment"
+    assert "cannot have read its content" in finding.problem
 
 
 def test_an_attachment_not_parsed_yet_says_so() -> None:
