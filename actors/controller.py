@@ -44,6 +44,7 @@ from donecheck.actors.loop import (
     ending_action,
     next_action,
 )
+from donecheck.actors.loop.optout import switch_in
 from donecheck.actors.lru import SessionCache
 from donecheck.actors.messages import (
     Ack,
@@ -437,6 +438,7 @@ class CompletionController:
             ),
             limits=self._limits.with_policy(msg.policy),
         )
+        self._apply_switch(session, msg.request)
         await self._save(msg.session_id, session)
         if self._eager and msg.policy.review and not msg.attachments and not msg.images:
             # nothing attached: the request is all its pre-analysis reads, and the
@@ -465,9 +467,24 @@ class CompletionController:
         session.state.task = TaskState(
             session_id=msg.session_id, request_id=msg.request_id, request=msg.text
         )
+        self._apply_switch(session, msg.text)
         if self._eager and session.state.policy.review:
             session.preparing = asyncio.ensure_future(self._prepare_when_read(session))
         return Ack(session_id=msg.session_id, detail=f"new task {msg.request_id}")
+
+    @staticmethod
+    def _apply_switch(session: _Session, text: str) -> None:
+        """The user's ``donecheck: off`` / ``on`` in the message that starts a task."""
+        switch = switch_in(text)
+        if switch is None:
+            return
+        if switch.review or switch.scope == "session":
+            session.state.policy = msgspec.structs.replace(
+                session.state.policy, review=switch.review
+            )
+        session.state.task = msgspec.structs.replace(
+            session.state.task, opted_out=not switch.review
+        )
 
     def _cancel(self, msg: Cancel) -> Ack:
         session = self._get(msg.session_id)
@@ -673,6 +690,8 @@ class CompletionController:
             round=task.rounds_used,
             kind=kind,
             tenant=session.state.policy.tenant,
+            judge_off=task.judge_stopped,
+            previous=task.findings,
         )
         # the reviewer asks the ledger for the evidence itself, and returns how far
         # into the ledger that went and the progress key of it

@@ -762,6 +762,12 @@ class ReviewRequest(Message, frozen=True, kw_only=True):
     tenant: str | None = None
     view: EvidenceView | None = None
     """The evidence, when the caller built it (a reviewer used without a ledger)."""
+    previous: tuple[Finding, ...] = ()
+    """The task's previous review's findings: the answer may rebut one with new
+    evidence (SPEC §7), and the review must see what it answers."""
+    judge_off: str = ""
+    """Why no judge is asked for this review ("": ask it when one is configured): an
+    earlier judge answer of the task cited what it was not given (S4's stop rule)."""
 
 
 class Verdict(Message, frozen=True, kw_only=True):
@@ -791,6 +797,13 @@ class Verdict(Message, frozen=True, kw_only=True):
     """The last ledger entry the evidence of the review described."""
     progress: str | None = None
     """The loop's progress key: the findings and the evidence they were drawn from."""
+    judge_rejected: str = ""
+    """What the judge cited that it was not given or its sources do not say ("": none):
+    the task's later reviews are by rules only, paying for no further judge call."""
+    assumptions: tuple[str, ...] = ()
+    """The pre-analysis's open assumptions (not requirements), for the card."""
+    temperature: float | None = None
+    """The judge's sampling temperature (None: no model judged)."""
 
 
 class NoVerdict(Message, frozen=True, kw_only=True):
@@ -961,6 +974,14 @@ class ReportCard(Message, frozen=True, kw_only=True):
     """A recorded conversation reviewed once (``donecheck review``): no loop ran."""
     runs: tuple[ReportedRun, ...] = ()
     """The task's latest check results, each with its origin."""
+    judge: str = ""
+    """The model that judged the latest review ("": the rules alone)."""
+    temperature: float | None = None
+    """That judge's sampling temperature."""
+    judge_stopped: str = ""
+    """Why later reviews asked no judge: its citation was rejected ("": they did not stop)."""
+    assumptions: tuple[str, ...] = ()
+    """The pre-analysis's open assumptions: what it took as given, not a requirement."""
 
     @property
     def rechecks(self) -> int:

@@ -76,7 +76,7 @@ from donecheck.actors.messages import (
 )
 from donecheck.actors.peers import BudgetPort, LedgerPort, LocalBudgets
 from donecheck.actors.process import process_facts
-from donecheck.actors.review.approval import claim_contexts
+from donecheck.actors.review.approval import claim_contexts, vet_acceptance
 from donecheck.actors.review.combine import combine, fallback, noted
 from donecheck.actors.review.preanalysis import (
     extract_acceptance,
@@ -166,7 +166,9 @@ class Reviewer:
 
     # --------------------------------------------------------------- evidence
 
-    async def _evidence(self, request: ReviewRequest, *, prompt: bool) -> EvidenceView:
+    async def _evidence(
+        self, request: ReviewRequest, *, prompt: bool, approvals: bool = False
+    ) -> EvidenceView:
         """The request's evidence: the view it carries, else the one its session's
         ledger shard works out (with a judge's prompt parts when ``prompt``)."""
         if request.view is not None:
@@ -181,7 +183,7 @@ class Reviewer:
                 request=request.request,
                 prompt=prompt,
                 # a judge's own statements are checked too: it may state an approval
-                approvals=prompt or any(True for _ in claim_contexts(request.answer)),
+                approvals=prompt or approvals or any(True for _ in claim_contexts(request.answer)),
                 excerpt_chars=self._config.tool_log_excerpt_chars,
             )
         )
@@ -224,6 +226,12 @@ class Reviewer:
             )
         if self.route is None:
             return rules
+        if request.judge_off:  # S4: no further paid review once its citation was rejected
+            return noted(
+                rules,
+                f"Reviewed by rules only: {request.judge_off}. DoneCheck pays for no further"
+                " judge review of this task.",
+            )
         # the controller's card needs the usage: it comes back with the verdict
         self._usage_seen[request.session_id] = None
         try:
@@ -254,7 +262,8 @@ class Reviewer:
             return Ack(session_id=request.session_id, detail="rules-only: nothing to prepare")
         if self._limit is None:
             self._limit = asyncio.Semaphore(self._config.reviewer_concurrency)
-        view = await self._evidence(request, prompt=False)
+        # the approvals too: the pre-analysis's premises are checked against them
+        view = await self._evidence(request, prompt=False, approvals=True)
         async with self._limit:
             acceptance = await self._acceptance_for(request, view)
         self._stats["prepared"] += 1
@@ -304,6 +313,7 @@ class Reviewer:
             request.request,
             request.answer,
             acceptance_key,
+            "\x01".join(f"{f.requirement}\x02{f.problem}" for f in request.previous),
         ):
             digest.update(part.encode("utf-8", "replace"))
             digest.update(b"\x00")
@@ -401,7 +411,11 @@ class Reviewer:
                 judge=self.route.label,
             )
             if isinstance(result, Verdict):
-                result = msgspec.structs.replace(result, cited=tagged(result.cited, view.scope))
+                result = msgspec.structs.replace(
+                    result,
+                    cited=tagged(result.cited, view.scope),
+                    temperature=self.route.temperature,
+                )
             return result
         finally:
             self._timing["conclude_s"] += time.perf_counter() - started
@@ -549,7 +563,9 @@ class Reviewer:
                     "The judge's pre-analysis had no usable items; items extracted by rules.",
                 ),
             )
-        return parsed
+        # a model-written premise ("the budget is approved") is checked like any
+        # statement of the judge's: unbacked, it never reaches the review
+        return vet_acceptance(parsed, view.approvals)
 
 
 class _Denied:

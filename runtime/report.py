@@ -88,6 +88,25 @@ def usage_text(card: ReportCard) -> str:
     return f"{n} agent model call(s); {review}; {cost}"
 
 
+MARKER_LEGEND = (
+    "[DoneCheck Ak] in an answer marks what the agent added for answer Ak, after review"
+    " round k-1: a reader sees which round added what"
+)
+
+
+def reviewer_text(card: ReportCard) -> str:
+    """Who judged the latest review, how, and why later ones asked no model."""
+    if card.judge:
+        text = f"judged by {card.judge}" + (
+            f" at temperature {card.temperature:g}" if card.temperature is not None else ""
+        )
+    else:
+        text = "rules only (no model: the same evidence always gives the same verdict)"
+    if card.judge_stopped:
+        text += f"; later reviews by rules only: {card.judge_stopped}"
+    return text
+
+
 def _redacted(value: Any) -> Any:
     """Every string in a JSON-ready value with keys and passwords masked."""
     if isinstance(value, str):
@@ -171,6 +190,13 @@ def _card_json(card: ReportCard, *, session: str, warnings: Sequence[str]) -> di
             "cost_calls": usage.main_calls + 2 + rechecks(card),
             "cap": usage.cap,
         },
+        "reviewer": {
+            "judge": card.judge or None,
+            "temperature": card.temperature,
+            "judge_stopped": card.judge_stopped or None,
+        },
+        "assumptions": list(card.assumptions),
+        "marker_legend": MARKER_LEGEND if len(card.chain) > 1 else None,
         "warnings": list(warnings),
     }
 
@@ -206,6 +232,10 @@ def card_text(card: ReportCard, *, session: str, warnings: Sequence[str] = ()) -
         lines.append(f"  rounds: {card.rounds_used} of {card.max_rounds}")
     if card.end_reason and card.end_reason not in {"pass", None} and card.end_reason != decision:
         lines.append(f"  stopped: {end_reason_text(card.end_reason)}")
+    if card.chain and not card.one_shot:
+        lines.append(f"  reviewer: {reviewer_text(card)}")
+    if len(card.chain) > 1:
+        lines.append(f"  markers: {MARKER_LEGEND}")
     for problem in card.judge_errors:
         lines.append(f"  judge unavailable: {problem}")
     for n, finding in enumerate(card.findings, 1):
@@ -228,6 +258,9 @@ def card_text(card: ReportCard, *, session: str, warnings: Sequence[str] = ()) -
             how = f" ({c.note})" if c.note and c.note != "not verified" else ""
             text = c.requirement if len(c.requirement) <= 80 else c.requirement[:79] + "…"
             lines.append(f"    {c.item} {status}{ids}{how}: {text}")
+    if card.assumptions:
+        lines.append("  assumptions (the pre-analysis took these as given; not requirements):")
+        lines.extend(f"    - {a}" for a in card.assumptions)
     for item in card.unverified:
         lines.append(f"  unverified: {item}")
     for note in card.notes:

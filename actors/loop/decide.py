@@ -132,6 +132,15 @@ def next_action(
         quotes=verdict.quotes,
         runs=verdict.runs,
         raw_reviews=_raw(state, verdict.raw_text),
+        judge=verdict.reviewer.removeprefix("judge:") if verdict.reviewer != "rules" else "",
+        temperature=verdict.temperature,
+        assumptions=verdict.assumptions or state.assumptions,
+        judge_stopped=state.judge_stopped
+        or (
+            f"the judge's answer to {label} was not trusted ({verdict.judge_rejected})"
+            if verdict.judge_rejected
+            else ""
+        ),
     )
     if decision == "unverified":
         state = msgspec.structs.replace(

@@ -70,6 +70,12 @@ class TaskState(msgspec.Struct, frozen=True, kw_only=True):
     """Why the judge could not be used, when it could not (named on the card)."""
     runs: tuple[ReportedRun, ...] = ()
     """The latest check results with their origin (for the card)."""
+    judge: str = ""
+    """The model that judged the latest review ("": the rules alone)."""
+    temperature: float | None = None
+    judge_stopped: str = ""
+    """Why the task's later reviews ask no judge (its citation was rejected)."""
+    assumptions: tuple[str, ...] = ()
 
     @property
     def next_label(self) -> str:
@@ -97,4 +103,8 @@ def card_of(state: TaskState, max_rounds: int, usage: UsageSummary | None = None
         reviews=state.reviews,
         judge_errors=state.judge_errors,
         runs=state.runs,
+        judge=state.judge,
+        temperature=state.temperature,
+        judge_stopped=state.judge_stopped,
+        assumptions=state.assumptions,
     )

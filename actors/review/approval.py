@@ -21,7 +21,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from donecheck.actors.messages import ApprovalStatement
+import msgspec
+
+from donecheck.actors.messages import Acceptance, ApprovalStatement
 from donecheck.actors.review.claims import (
     ApprovalClaim,
     approval_claims,
@@ -36,9 +38,12 @@ __all__ = [
     "Source",
     "check_approval",
     "claim_contexts",
+    "rejection",
     "source_statements",
     "statements_of",
     "subject_units",
+    "unbacked_approvals",
+    "vet_acceptance",
 ]
 
 MAX_STATEMENTS = 2000
@@ -186,3 +191,55 @@ def claim_contexts(answer: str) -> Iterator[tuple[ApprovalClaim, str]]:
     text = strip_code(answer)
     for claim in approval_claims(text):
         yield claim, text[: max(text.find(claim.sentence), 0)]
+
+
+def unbacked_approvals(text: str, statements: Sequence[ApprovalStatement]) -> list[ApprovalCheck]:
+    """The approvals a model-written ``text`` states that no source backs: each one a
+    source contradicts or none records."""
+    stated = list(claim_contexts(text))
+    if not stated:
+        return []
+    records = ApprovalRecords(statements)
+    return [
+        checked
+        for claim, context in stated
+        if (checked := records.check(claim, context)).status != "backed"
+    ]
+
+
+def rejection(checked: ApprovalCheck, whose: str) -> str:
+    """The card's note for a model's statement an approval check rejected."""
+    said = (
+        f"{checked.cite} says “{checked.quote}”"
+        if checked.status == "contradicted"
+        else "no source records that approval"
+    )
+    return f"Rejected {whose} statement “{checked.claim.sentence}”: {said}."
+
+
+def vet_acceptance(acceptance: Acceptance, statements: Sequence[ApprovalStatement]) -> Acceptance:
+    """A judge's pre-analysis without the approvals it states that no source backs
+    (SPEC §5, S4): a constraint, assumption or reading "the budget is approved" where
+    the minutes say it is not would reach the review as a premise. Each is dropped,
+    with a note; items quote the request and stay."""
+    if acceptance.method != "judge":
+        return acceptance
+    notes: list[str] = []
+
+    def kept(text: str) -> bool:
+        rejected = unbacked_approvals(text, statements)
+        notes.extend(rejection(r, "the pre-analysis's") for r in rejected)
+        return not rejected
+
+    constraints = tuple(c for c in acceptance.constraints if kept(c))
+    assumptions = tuple(a for a in acceptance.assumptions if kept(a))
+    understanding = acceptance.understanding if kept(acceptance.understanding) else ""
+    if not notes:
+        return acceptance
+    return msgspec.structs.replace(
+        acceptance,
+        constraints=constraints,
+        assumptions=assumptions,
+        understanding=understanding,
+        notes=(*acceptance.notes, *dict.fromkeys(notes)),
+    )

@@ -33,7 +33,7 @@ from donecheck.actors.messages import (
     ReviewResult,
     Verdict,
 )
-from donecheck.actors.review.approval import ApprovalRecords, claim_contexts
+from donecheck.actors.review.approval import rejection, unbacked_approvals
 from donecheck.actors.review.claims import is_visual, mentioned_categories
 from donecheck.actors.review.gates import FIX_RULES
 from donecheck.actors.review.prompt import ReviewPrompt
@@ -65,6 +65,7 @@ def combine(
     checked = check_findings(parsed, prompt.given, items)
     notes = [
         f"Judged by {judge}; the rules' gates applied on top.",
+        *acceptance.notes,
         *prompt.notes,
         *checked.notes,
     ]
@@ -73,22 +74,11 @@ def combine(
 
     # the approval guard, on the judge's own statements: each must be backed by a
     # source that records approval of the same subject
-    judged_text = " ".join([parsed.summary, *(f.problem for f in findings)])
-    stated = list(claim_contexts(judged_text))
-    records = ApprovalRecords(view.approvals) if stated else None
-    unbacked = [
-        checked_claim
-        for claim, context in stated
-        if records is not None
-        and (checked_claim := records.check(claim, context)).status != "backed"
-    ]
-    for bad in unbacked:
-        said = (
-            f"{bad.cite} says “{bad.quote}”"
-            if bad.status == "contradicted"
-            else "no source records that approval"
-        )
-        notes.append(f"Rejected the judge's statement “{bad.claim.sentence}”: {said}.")
+    judged_text = " ".join(
+        [parsed.summary, *(f.problem for f in findings), *(c.note for c in checked.coverage)]
+    )
+    unbacked = unbacked_approvals(judged_text, view.approvals)
+    notes.extend(rejection(bad, "the judge's") for bad in unbacked)
     if unbacked and decision == "pass":
         first = unbacked[0]
         contradicted = first.status == "contradicted"
@@ -153,6 +143,10 @@ def combine(
         coverage=coverage,
         quotes=_quotes(prompt, merged),
         runs=rules.runs,
+        judge_rejected="; ".join(
+            [*checked.rejected[:3], *(rejection(bad, "its") for bad in unbacked[:1])]
+        ),
+        assumptions=acceptance.assumptions,
     )
 
 

@@ -29,6 +29,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import msgspec
+
 from donecheck.actors.messages import (
     Acceptance,
     AcceptanceItem,
@@ -114,6 +116,22 @@ def target_request(request: str) -> str:
     """The last request: the last paragraph of the request that says something."""
     paragraphs = [p.strip() for p in re.split(r"\n\s*\n", request.strip()) if p.strip()]
     return _clip(paragraphs[-1] if paragraphs else request, 600)
+
+
+LONG_PASTE_CHARS = 2_000
+"""A request this long is mostly pasted text; its ask is usually the last paragraph."""
+
+
+def _tail_ask_missing(request: str, items: Sequence[str]) -> bool:
+    """Whether a long request's final ask (its last paragraph) is none of ``items``:
+    list lines and "must" sentences of a pasted log or spec would otherwise stand in
+    for what the user asked about them."""
+    if len(request) < LONG_PASTE_CHARS:
+        return False
+    ask = _squash(target_request(request))
+    if not ask:
+        return False
+    return not any(_squash(item) in ask or ask in _squash(item) for item in items)
 
 
 # ------------------------------------------------------------ materials
@@ -253,6 +271,9 @@ def extract_acceptance(
     elif not pairs:
         pairs = [(target_request(request), "request")]
         notes.append("No listed or 'must' requirements: the request's last paragraph is the item.")
+    elif _tail_ask_missing(request, [t for t, _ in pairs]):
+        pairs.insert(0, (target_request(request), "request"))
+        notes.append("A long request: its last paragraph, the ask after what was pasted, is AC1.")
     unique = list(dict.fromkeys(pairs))
     if len(unique) > MAX_ITEMS:
         notes.append(f"{len(unique) - MAX_ITEMS} further item(s) not listed (limit {MAX_ITEMS}).")
@@ -350,6 +371,9 @@ def parse_preanalysis(
             items.append(AcceptanceItem(id=f"AC{len(items) + 1}", text=_clip(item), source=source))
     if not items:
         return None
+    if _tail_ask_missing(request, [i.text for i in items]) and len(items) < MAX_ITEMS:
+        ask = AcceptanceItem(id="AC1", text=target_request(request), source="request")
+        items = [ask, *(msgspec.structs.replace(i, id=f"AC{n}") for n, i in enumerate(items, 2))]
 
     def strings(key: str) -> tuple[str, ...]:
         value = data.get(key)

@@ -187,6 +187,16 @@ def build_review_prompt(
     answer, note = _clip_answer(request.answer, answer_chars)
     if note:
         notes.append(note)
+    if request.previous:  # what a rebuttal in the answer answers
+        blocks.add(
+            "THE PREVIOUS REVIEW'S FINDINGS (the answer may rebut one with new evidence:"
+            " judge the rebuttal on the evidence, not on the earlier finding)",
+            "\n".join(
+                f"{n}. {f.requirement}: {f.problem}"
+                + (f" [cited {', '.join(f.evidence)}]" if f.evidence else "")
+                for n, f in enumerate(request.previous[:20], 1)
+            ),
+        )
     blocks.add(f"ANSWER {request.answer_label} (the answer under review)", answer)
 
     texts: dict[str, str] = {"REQUEST": request.request, "ANSWER": request.answer}

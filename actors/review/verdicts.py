@@ -322,6 +322,9 @@ class Checked:
     notes: tuple[str, ...]
     coverage: tuple[Coverage, ...]
     downgraded: int = 0
+    rejected: tuple[str, ...] = ()
+    """Citations of the judge's that are not so: ids it was not given, quotes its
+    citations do not contain. One is enough to stop paying for its reviews (S4)."""
 
 
 def check_findings(
@@ -333,6 +336,7 @@ def check_findings(
     """
     notes: list[str] = []
     kept: list[Finding] = []
+    rejected: list[str] = []
     fix_grade = 0
     downgraded = 0
     for n, finding in enumerate(parsed.findings, start=1):
@@ -350,6 +354,7 @@ def check_findings(
             problems.append(
                 f"quoted “{_clip(bad_quotes[0], 80)}”, which its citations do not contain"
             )
+        rejected.extend(f"judge finding {n} {p}" for p in problems)
         if not any(e in given.evidence for e in valid):
             problems.append("cited no ledger entry or material")
         if problems:
@@ -381,7 +386,11 @@ def check_findings(
     if decision in {"need_fix", "need_evidence"} and not kept:
         notes.append(f"The judge said {parsed.decision} but named no finding.")
     coverage = _checked_coverage(parsed, given, items or {})
-    return Checked(decision, tuple(kept), tuple(notes), coverage, downgraded)
+    for item, _, ids in parsed.coverage:
+        unknown = [e for e in ids if e not in given.texts]
+        if unknown:
+            rejected.append(f"its coverage of {item} cited {', '.join(unknown[:5])}, not given")
+    return Checked(decision, tuple(kept), tuple(notes), coverage, downgraded, tuple(rejected))
 
 
 def _checked_coverage(

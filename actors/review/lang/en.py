@@ -90,7 +90,7 @@ PACK = Pack(
         r"\b(?:not\s+(?:yet\s+|been\s+)*(?:approved|signed[ -]off|granted|decided)"
         r"|pending\s+(?:\w+\s+){0,2}?(?:approval|sign-?off|review|decision)"
         r"|await(?:s|ing)?\s+(?:\w+\s+){0,2}?(?:approval|sign-?off|decision)"
-        r"|approval\s+(?:\w+\s+){0,3}?(?:not|pending|outstanding|incomplete|still open)"
+        r"|approval\s+(?:\w+\s+){0,5}?(?:not|pending|outstanding|incomplete|still open)"
         r"|unapproved|disapproved"
         r"|decision\s+(?:\w+\s+){0,3}?(?:expected|pending|due|scheduled|postponed|deferred)"
         r"|yet to be (?:approved|signed|decided)"
