@@ -529,9 +529,18 @@ class Reviewer:
         materials = [m for m in view.materials if material_key(m) in wanted]
         if not request.request.strip() and not materials:  # the request is unknown
             return extract_acceptance(request.request_id, request.request)
-        block = preanalysis_block(request.request, materials, self._config.material_excerpt_chars)
-        messages = preanalysis_messages(block)
-        estimate = int(sum(len(str(m["content"])) for m in messages) / 3.5)
+        assert self.route is not None
+        block, images = preanalysis_block(
+            request.request,
+            materials,
+            self._config.material_excerpt_chars,
+            sees_images=self.route.sees_images,
+        )
+        messages = preanalysis_messages(block, images)
+        shown = sum(1 for part in images if part["type"] == "image_url")
+        # text by its length, each image at a flat rate (its base64 is not text)
+        text_chars = len(block) + sum(len(str(m["content"])) for m in messages[:1])
+        estimate = int(text_chars / 3.5) + shown * 1_200
         generation = await self._call(
             "pre_analysis",
             request.session_id,

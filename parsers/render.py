@@ -43,6 +43,8 @@ class Rendering:
     omitted_blocks: int
     images: tuple[ImagePart, ...]
     omitted_images: int = 0
+    omitted_image_names: tuple[str, ...] = ()
+    """The materials whose images were left out (over ``max_images``), each once."""
 
     @property
     def truncated(self) -> bool:
@@ -183,10 +185,12 @@ def render_materials(
         lines.append("")
     images: list[ImagePart] = []
     total_images = 0
+    left_out: dict[str, None] = {}
     for material in materials:
         for preview in material.previews:
             total_images += 1
             if len(images) >= max_images:
+                left_out[material.declared_name] = None
                 continue
             label = image_label(len(images) + 1, material, preview, tool_results)
             images.append(
@@ -209,4 +213,5 @@ def render_materials(
         omitted_blocks=omitted,
         images=tuple(images),
         omitted_images=total_images - len(images),
+        omitted_image_names=tuple(left_out),
     )

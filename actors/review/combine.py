@@ -127,6 +127,16 @@ def combine(
         and any(f.rule in FIX_RULES for f in merged)
     ):
         decision = "need_fix"
+    if decision == "pass":
+        relied = _relied_on_unseen(request.answer, prompt)
+        if relied:  # a pass resting on what the judge never saw verified nothing
+            return NoVerdict(
+                review_id=request.review_id,
+                reason=f"the answer relies on {', '.join(relied)}, whose images the judge"
+                " was not shown",
+                raw_text=raw,
+                notes=tuple(dict.fromkeys([*notes, *rules.notes])),
+            )
     unseen = {c.item for c in coverage_judged if c.note.startswith(_UNSEEN)}
     coverage = _merge_coverage(coverage_judged, [c for c in rules.coverage if c.item not in unseen])
     rules_notes = [n for n in rules.notes if not n.startswith("Rules-only review")]
@@ -213,11 +223,26 @@ def _unseen_images(
             item = msgspec.structs.replace(
                 item,
                 status="not_verified",
-                note=f"{_UNSEEN} {prompt.images_withheld} image(s) this rests on (its"
-                " route takes no image input)",
+                note=f"{_UNSEEN} {prompt.images_withheld} image(s) this rests on"
+                + (
+                    " (left out for its input budget)"
+                    if prompt.unseen
+                    else " (its route takes no image input)"
+                ),
             )
         out.append(item)
     return tuple(out)
+
+
+def _relied_on_unseen(answer: str, prompt: ReviewPrompt) -> list[str]:
+    """The unseen materials the answer names (by file name or its stem)."""
+    lowered = answer.lower()
+    found = []
+    for name in prompt.unseen:
+        stem = name.rsplit(".", 1)[0].lower()
+        if name.lower() in lowered or (len(stem) >= 4 and stem in lowered):
+            found.append(name)
+    return found
 
 
 def _merge_coverage(judge: Sequence[Coverage], rules: Sequence[Coverage]) -> tuple[Coverage, ...]:

@@ -317,12 +317,17 @@ Answer with one JSON object and nothing else:
 "constraints": ["..."], "assumptions": ["..."]}"""
 
 
-def preanalysis_messages(user_block: str) -> list[dict[str, object]]:
+def preanalysis_messages(
+    user_block: str, images: Sequence[dict[str, object]] = ()
+) -> list[dict[str, object]]:
     """Chat messages of the pre-analysis call; ``user_block`` is the delimited request
-    and materials (built by :mod:`donecheck.actors.review.prompt`)."""
+    and materials (built by :mod:`donecheck.actors.review.prompt`), ``images`` the
+    image parts sent with it on a route that takes images."""
+    text = redact(user_block)
+    content: object = [{"type": "text", "text": text}, *images] if images else text
     return [
         {"role": "system", "content": _PREANALYSIS_SYSTEM},
-        {"role": "user", "content": redact(user_block)},
+        {"role": "user", "content": content},
     ]
 
 

@@ -28,7 +28,7 @@ from donecheck.actors.messages import Acceptance, EvidenceView, Material, Review
 from donecheck.actors.redact import redact
 from donecheck.actors.review.preanalysis import request_view
 from donecheck.actors.review.verdicts import Given
-from donecheck.parsers.render import render_materials
+from donecheck.parsers.render import Rendering, render_materials
 
 __all__ = ["PROMPT_VERSION", "ReviewPrompt", "build_review_prompt", "preanalysis_block"]
 
@@ -84,6 +84,9 @@ class ReviewPrompt:
     images_shown: int = 0
     images_withheld: int = 0
     notes: tuple[str, ...] = ()
+    unseen: tuple[str, ...] = ()
+    """Materials with images an image-capable judge was not shown (over its input
+    budget): a pass that rests on one verified nothing."""
 
 
 def _neutralise(text: str) -> str:
@@ -131,15 +134,40 @@ def _clip_answer(answer: str, limit: int) -> tuple[str, str]:
     )
 
 
-def preanalysis_block(request: str, materials: Sequence[Material], material_chars: int) -> str:
-    """The delimited request and materials for the pre-analysis call."""
+def preanalysis_block(
+    request: str, materials: Sequence[Material], material_chars: int, *, sees_images: bool = False
+) -> tuple[str, list[dict[str, object]]]:
+    """The delimited request and materials for the pre-analysis call, and the image
+    parts to send with them when the route takes images (a screenshot to model is
+    read up front, as the review reads it)."""
     blocks = _Blocks()
     _add_request(blocks, request)
+    images: list[dict[str, object]] = []
     if materials:
-        blocks.add(
-            "ATTACHED MATERIALS", render_materials(materials, budget_chars=material_chars).text
+        rendering = render_materials(materials, budget_chars=material_chars)
+        blocks.add("ATTACHED MATERIALS", rendering.text)
+        if sees_images:
+            images = image_parts(rendering, {})
+    return blocks.render(), images
+
+
+def image_parts(
+    rendering: Rendering, results: dict[str, tuple[str, str]]
+) -> list[dict[str, object]]:
+    """Each rendered image as a label and an ``image_url`` part; an image a tool
+    returned is labelled with that result's text."""
+    parts: list[dict[str, object]] = []
+    for part in rendering.images:
+        label = part.label
+        if part.origin == "tool" and part.call_id in results:
+            said = _neutralise(results[part.call_id][1])
+            label += f". The text of that result: «{said}»"
+        parts.append({"type": "text", "text": redact(label)})
+        data = base64.b64encode(part.data).decode()
+        parts.append(
+            {"type": "image_url", "image_url": {"url": f"data:{part.media_type};base64,{data}"}}
         )
-    return blocks.render()
+    return parts
 
 
 UNKNOWN_REQUEST = (
@@ -232,6 +260,7 @@ def build_review_prompt(
     materials = list(view.materials)
     images: list[dict[str, object]] = []
     withheld = 0
+    unseen: tuple[str, ...] = ()
     if materials:
         results = view.tool_results
         rendering = render_materials(
@@ -249,20 +278,15 @@ def build_review_prompt(
                     texts[block.source_id] = block.text
                     evidence_ids.add(block.source_id)
         if sees_images:
-            for part in rendering.images:
-                label = part.label
-                if part.origin == "tool" and part.call_id in results:
-                    said = _neutralise(results[part.call_id][1])
-                    label += f". The text of that result: «{said}»"
-                images.append({"type": "text", "text": redact(label)})
-                data = base64.b64encode(part.data).decode()
-                images.append(
-                    {
-                        "type": "image_url",
-                        "image_url": {"url": f"data:{part.media_type};base64,{data}"},
-                    }
-                )
+            images = image_parts(rendering, dict(results))
             withheld = rendering.omitted_images
+            unseen = rendering.omitted_image_names
+            if withheld:
+                notes.append(
+                    f"{withheld} image(s) were left out for the judge's input budget"
+                    f" ({', '.join(unseen[:8])}): not seen, so no visual claim resting on"
+                    " them was verified."
+                )
         else:
             withheld = len(rendering.images) + rendering.omitted_images
             if withheld:
@@ -283,4 +307,5 @@ def build_review_prompt(
         images_shown=shown,
         images_withheld=withheld,
         notes=tuple(notes),
+        unseen=unseen,
     )

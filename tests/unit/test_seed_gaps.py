@@ -236,3 +236,69 @@ def test_the_switch_is_read_again_from_a_replayed_transcript(
     main(["review", "--json", str(log), "--data-dir", str(tmp_path / "d")])
     (row,) = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line]
     assert row["decision"] == "opted_out", row
+
+
+def _shots(folder: Path, count: int) -> list[Path]:
+    """``count`` different small screenshots (different bytes: one material each)."""
+    from PIL import Image
+
+    paths = []
+    for n in range(1, count + 1):
+        path = folder / f"screen-{n:02d}.png"
+        Image.new("RGB", (64 + n, 48), (20 * n % 256, 90, 160)).save(path)
+        paths.append(path)
+    return paths
+
+
+def test_the_pre_analysis_sees_the_images_on_an_image_route(tmp_path: Path) -> None:
+    from donecheck.runtime.testing.scripted import PASS_VERDICT, ScriptedProvider
+
+    (shot,) = _shots(tmp_path, 1)
+    with ScriptedProvider(default=PASS_VERDICT) as judge:
+        config = {
+            "judge_base_url": judge.url,
+            "judge_model": "judge",
+            "judge_modalities": ("text", "image"),
+        }
+        with DoneCheck.start_local(data_dir=tmp_path / "data", **config) as app:
+            with app.open_session(
+                "Build the page shown in the screenshot.", attachments=[shot]
+            ) as s:
+                s.turn_stopping("I built index.html to match screen-01.png.")
+        pre = [r for r in judge.requests if r.is_preanalysis]
+    assert pre, "no pre-analysis call"
+    content = pre[0].messages[1]["content"]
+    assert isinstance(content, list)
+    assert any(part.get("type") == "image_url" for part in content)
+
+
+def test_images_left_out_for_budget_are_named_and_a_pass_resting_on_one_is_not(
+    tmp_path: Path,
+) -> None:
+    from donecheck.runtime.testing.scripted import PASS_VERDICT, ScriptedProvider, preanalysis_text
+
+    shots = _shots(tmp_path, 9)  # the review shows 8
+    with ScriptedProvider(default=PASS_VERDICT, preanalysis=preanalysis_text()) as judge:
+        config = {
+            "judge_base_url": judge.url,
+            "judge_model": "judge",
+            "judge_modalities": ("text", "image"),
+        }
+        with DoneCheck.start_local(data_dir=tmp_path / "data", **config) as app:
+            request = "Describe what each attached screen shows."
+            with app.open_session(request, attachments=shots) as s:
+                for shot in shots:
+                    call = s.tool_call("view_image", {"path": shot.name})
+                    s.tool_result(call, output="[image]", exit_code=0)
+                action = s.turn_stopping(
+                    " ".join(
+                        f"{shot.name} shows step {n} of the login flow."
+                        for n, shot in enumerate(shots, 1)
+                    )
+                )
+                card = s.report()
+    assert not isinstance(action, Deliver) and card.decision == "unverified"
+    (left_out,) = [n for n in card.notes if "input budget" in n]
+    name = left_out.split("budget (", 1)[1].split(")", 1)[0]  # which: by parse order
+    assert name in {shot.name for shot in shots}
+    assert name in " ".join(card.unverified)
