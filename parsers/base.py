@@ -10,6 +10,7 @@ a parser only says *what* it read and *why* it stopped early.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -73,6 +74,20 @@ class ParseLimits:
 
     def as_dict(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self.__slots__}
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def clean_text(text: str) -> str:
+    """``text`` with every lone surrogate (a library decoding bytes with
+    ``surrogateescape``, a broken UTF-16 pair) as U+FFFD: such a string cannot be
+    encoded, and would fail the whole material where it is stored or sent."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.sub("\ufffd", text)
+    return text
 
 
 def source_id(sha256: str, index: int) -> str:
@@ -147,6 +162,7 @@ class MaterialBuilder:
             self._stops.append(reason)
 
     def warn(self, warning: str) -> None:
+        warning = clean_text(warning)
         if warning not in self.warnings:
             self.warnings.append(warning)
 
@@ -162,9 +178,13 @@ class MaterialBuilder:
         rows: tuple[tuple[str, ...], ...] | None = None,
     ) -> bool:
         """Add a block (split when long). Returns ``False`` once the budget is spent."""
-        text = str(text).strip("\n")  # an exact str: libraries hand out str subclasses
+        text = clean_text(str(text).strip("\n"))  # an exact str, no lone surrogates
         if not text.strip():
             return not self.full
+        if sheet is not None:
+            sheet = clean_text(sheet)
+        if rows is not None:
+            rows = tuple(tuple(clean_text(cell) for cell in row) for row in rows)
         limits = self.ctx.limits
         pieces = (
             [text]
@@ -256,10 +276,10 @@ class MaterialBuilder:
         stats.setdefault("chars", float(sum(len(b.text) for b in self.blocks)))
         return Material(
             sha256=self.ctx.sha256,
-            declared_name=self.ctx.detection.declared_name,
+            declared_name=clean_text(self.ctx.detection.declared_name),
             detected_type=self.ctx.detection.mime,
             status=status,
-            reason=reason,
+            reason=clean_text(reason),
             blocks=tuple(self.blocks),
             previews=tuple(self.previews),
             stats=stats,
@@ -325,11 +345,15 @@ _DAMAGED_TYPES = {
 }
 
 
+_OBJECT_REPR = re.compile(r"<[\w.]+ object at 0x[0-9a-fA-F]+>")
+
+
 def failure_reason(exc: BaseException) -> str:
     """A specific reason for an exception a format library raised on bad input:
     ``truncated``, ``unsupported feature`` or ``damaged``, with the library's words."""
     name = type(exc).__name__
-    detail = " ".join(str(exc).split())[:200]
+    # "<_io.BytesIO object at 0x7f…>" says nothing to a reader: it is the file
+    detail = _OBJECT_REPR.sub("the file", " ".join(str(exc).split()))[:200]
     said = f"{name}: {detail}" if detail else name
     lower = detail.lower()
     if isinstance(exc, EOFError) or any(word in lower for word in _TRUNCATED):

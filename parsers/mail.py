@@ -74,10 +74,11 @@ class MailParser:
                 out.warn(f"attachment {name!r} not parsed: nesting depth limit")
                 continue
             member = ctx.parse_member(payload, name, ctx.depth + 1)
-            out.add(
-                "heading", f"Attachment {name} ({member.detected_type}, {member.status})", level=2
-            )
+            status = member.status + (f": {member.reason}" if member.reason else "")
+            out.add("heading", f"Attachment {name} ({member.detected_type}, {status})", level=2)
             out.extend(member, prefix=name)
+            if member.status in {"failed", "partial"}:  # as an archive's member: said
+                out.stop(f"attachment {name} {status}")
 
     def _msg(self, data: bytes, ctx: ParseContext, out: MaterialBuilder) -> Material:
         """Outlook .msg: an OLE compound file whose streams are MAPI properties

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import mimetypes
 import os
 import stat
@@ -13,7 +14,7 @@ from donecheck.actors import calls
 from donecheck.actors.deployment import Deployment
 from donecheck.actors.errors import AttachmentError
 from donecheck.actors.messages import ImageRole, ParseRequest
-from donecheck.parsers.material import Material, sha256_file, sha256_ref
+from donecheck.parsers.material import Material, sha256_ref
 
 __all__ = [
     "AttachmentInput",
@@ -47,15 +48,18 @@ def load_attachment(item: object, index: int, max_bytes: int) -> Loaded:
     elif isinstance(item, str | os.PathLike):
         path = Path(item)
         try:
-            mode = path.stat().st_mode
+            info = path.stat()
+            mode = info.st_mode
             if not stat.S_ISREG(mode):
-                raise AttachmentError(str(path), f"not a regular file ({_kind(mode)})")
+                raise AttachmentError(str(path), f"not a regular file ({file_kind(mode)})")
+            if info.st_size > max_bytes:  # refused by its size, before any read
+                return Loaded(path.name, b"", sized_ref(path, info.st_size), None, too_large=True)
             # Read at most one byte past the limit: a file that grows (or a
             # /proc file that says 0) cannot make this read unbounded.
             with path.open("rb") as handle:
                 data = handle.read(max_bytes + 1)
-            if len(data) > max_bytes:  # hashed in chunks, never held in memory
-                return Loaded(path.name, b"", sha256_file(path), None, too_large=True)
+            if len(data) > max_bytes:
+                return Loaded(path.name, b"", sized_ref(path, len(data)), None, too_large=True)
         except FileNotFoundError:
             raise AttachmentError(str(path), "no such file") from None
         except PermissionError:
@@ -71,7 +75,21 @@ def load_attachment(item: object, index: int, max_bytes: int) -> Loaded:
     return Loaded(name, data, sha256_ref(data), media_type)
 
 
-def _kind(mode: int) -> str:
+def sized_ref(path: Path, size: int) -> str:
+    """The identity of a file too large to read: a SHA-256 of its size and its first
+    and last MiB (at most 2 MiB read, however large it is). Not the content's hash,
+    which would mean reading it all; the same file always gets the same one."""
+    digest = hashlib.sha256(f"donecheck-too-large:{size}:".encode())
+    with path.open("rb") as handle:
+        digest.update(handle.read(1 << 20))
+        if size > 2 << 20:
+            handle.seek(size - (1 << 20))
+            digest.update(handle.read(1 << 20))
+    return "sha256:" + digest.hexdigest()
+
+
+def file_kind(mode: int) -> str:
+    """What a path that is not a regular file is, by its mode (``a FIFO`` …)."""
     for test, what in (
         (stat.S_ISDIR, "a directory"),
         (stat.S_ISFIFO, "a FIFO"),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import signal
 import tempfile
 import time
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from donecheck.actors.errors import DoneCheckError
+from donecheck.runtime.attachments import file_kind
 from donecheck.runtime.cli.common import (
     TRANSCRIPT_SUFFIXES,
     error,
@@ -50,10 +52,27 @@ def collect(
         elif path.is_file() or (path.exists() and not regular):
             files.append(path)
         elif path.exists():
-            problems.append(f"{path}: not a regular file")
+            problems.append(f"{path}: not a regular file ({file_kind(path.stat().st_mode)})")
         else:
-            problems.append(f"{path}: {missing}")
+            problems.append(f"{path}: {why_missing(path, missing)}")
     return list(dict.fromkeys(files)), problems
+
+
+def why_missing(path: Path, missing: str = "no such file or folder") -> str:
+    """Why a path cannot be opened: a loop of symbolic links, a link to nothing, or
+    nothing there at all."""
+    import errno
+
+    try:
+        path.stat()
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "a loop of symbolic links (it never reaches a file)"
+        if exc.errno == errno.EACCES:
+            return "permission denied"
+    if path.is_symlink():
+        return f"a symbolic link to {os.readlink(path)!r}, which does not exist"
+    return missing
 
 
 def error_row(args: argparse.Namespace, session: str, error: str) -> None:
@@ -68,8 +87,10 @@ def sub_agent_file(path: Path) -> bool:
     """A Claude Code sub-agent's conversation beside its session file
     (``<session>/subagents/agent-*.jsonl``): read with that session, not on its own."""
     folder = path.parent
+    if folder.name != "subagents" or not folder.parent.name:
+        return False
     session = folder.parent.with_name(folder.parent.name + ".jsonl")  # "a.b/" → "a.b.jsonl"
-    return folder.name == "subagents" and session.is_file()
+    return session.is_file()
 
 
 def display_names(files: Sequence[Path]) -> dict[Path, str]:

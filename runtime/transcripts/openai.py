@@ -29,14 +29,18 @@ from __future__ import annotations
 
 import base64
 import binascii
+import errno
 import json
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote_to_bytes
 
 from donecheck.actors.errors import TranscriptError
+from donecheck.runtime.attachments import file_kind
 from donecheck.runtime.transcripts.pairing import Pairing
 
 __all__ = [
@@ -105,13 +109,17 @@ def read_transcript_text(path: str | Path) -> str:
     path = Path(path)
     source = str(path)
     try:
-        size = path.stat().st_size
+        info = path.stat()
     except FileNotFoundError:
-        raise TranscriptError(source, "no such file") from None
+        said = f"a symbolic link to {os.readlink(path)!r}, which does not exist"
+        raise TranscriptError(source, said if path.is_symlink() else "no such file") from None
     except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise TranscriptError(source, "a loop of symbolic links") from None
         raise TranscriptError(source, f"cannot read: {exc.strerror or exc}") from None
-    if not path.is_file():
-        raise TranscriptError(source, "not a regular file")
+    size = info.st_size
+    if not stat.S_ISREG(info.st_mode):
+        raise TranscriptError(source, f"not a regular file ({file_kind(info.st_mode)})")
     if size > MAX_TRANSCRIPT_BYTES:
         raise TranscriptError(
             source, f"file is {size} bytes, over the {MAX_TRANSCRIPT_BYTES} byte limit"

@@ -193,3 +193,88 @@ def test_a_library_writing_to_stdout_cannot_corrupt_the_worker_frames() -> None:
             material = worker.parse(data, "a.txt", sha256=sha256_ref(data), limits=ParseLimits())
             assert material.status == "parsed", material.reason
             assert time.perf_counter() - started < BOUND_S
+
+
+def test_a_reason_names_the_file_not_an_objects_address() -> None:
+    from PIL import UnidentifiedImageError
+
+    reason = failure_reason(
+        UnidentifiedImageError("cannot identify image file <_io.BytesIO object at 0x7f3a2c1b9e50>")
+    )
+    assert "object at 0x" not in reason and "cannot identify image file the file" in reason
+    tiff = b"II*\x00" + bytes(range(256)) * 4  # a TIFF header, then nothing it can read
+    material = _timed(tiff, "scan.tiff")
+    assert "object at 0x" not in material.reason + " ".join(material.warnings)
+
+
+def test_text_with_lone_surrogates_is_kept_encodable() -> None:
+    """A library that decodes with surrogateescape hands back strings no encoder takes:
+    once, a whole material ended as "parser error: UnicodeEncodeError … surrogates"."""
+    import msgspec
+
+    from donecheck.parsers.base import clean_text
+
+    assert clean_text("caf\udce9 ok") == "caf\ufffd ok" and clean_text("plain") == "plain"
+    material = _timed(b'{"name": "caf\\udce9", "n": 1}', "data.json")  # a lone \\udce9
+    assert material.status == "parsed"
+    msgspec.msgpack.encode(material)  # raised UnicodeEncodeError before
+
+
+def test_an_email_whose_attachment_failed_says_so() -> None:
+    import email.message
+
+    bomb = io.BytesIO()
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("zeros.bin", b"\0" * (64 << 20))  # ~1000:1, over the ratio bound
+    message = email.message.EmailMessage()
+    message["From"] = "ana@example.com"
+    message["To"] = "ben@example.com"
+    message["Date"] = "Tue, 01 Dec 2026 09:00:00 +0000"
+    message["Subject"] = "Q3 numbers"
+    message.set_content("The figures are attached.")
+    message.add_attachment(
+        bomb.getvalue(), maintype="application", subtype="zip", filename="figures.zip"
+    )
+    material = _timed(message.as_bytes(), "q3.eml")
+    assert material.status == "partial", material.status
+    assert "attachment figures.zip" in material.reason, material.reason
+
+
+def test_a_file_over_the_size_limit_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    from donecheck.runtime.attachments import load_attachment
+
+    sparse = tmp_path / "huge.pdf"
+    with sparse.open("wb") as handle:
+        handle.truncate(1 << 30)  # 1 GiB, no blocks on disk
+
+    def read_so_far() -> int:
+        fields = dict(line.split(": ") for line in Path("/proc/self/io").read_text().splitlines())
+        return int(fields["rchar"])
+
+    before = read_so_far()
+    loaded = load_attachment(sparse, 0, 256 << 20)
+    assert loaded.too_large and not loaded.data
+    assert read_so_far() - before < 8 << 20  # its first and last MiB, not 256 MiB or 1 GiB
+    assert load_attachment(sparse, 0, 256 << 20).sha256 == loaded.sha256  # a stable identity
+
+
+def test_a_content_stream_that_inflates_past_the_budget_is_not_read() -> None:
+    """A 1.6 MB PDF whose page inflated to 640 MB took 23 s and 1.8 GiB: the inflating
+    is measured in 1 MiB steps and stops at the page's budget."""
+    import zlib
+
+    from donecheck.parsers.pdf import PAGE_CONTENT_BYTES
+
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 72), "Visible text on page one.")
+    heavy = doc.new_page()
+    heavy.insert_text((72, 72), "never read")
+    op = b"BT /F1 1 Tf 0 0 Td (x) Tj ET\n"
+    content = zlib.compress(op * (2 * PAGE_CONTENT_BYTES // len(op)), 9)
+    (xref,) = heavy.get_contents()
+    doc.update_stream(xref, content, compress=False)
+    doc.xref_set_key(xref, "Filter", "/FlateDecode")
+    material = _timed(doc.tobytes(), "bomb.pdf")
+    assert material.status == "partial"
+    assert "content too large" in material.reason and "32 MiB" in material.reason
+    assert [b.text for b in material.blocks] == ["Visible text on page one."]
