@@ -275,10 +275,12 @@ def card_text(card: ReportCard, *, session: str, warnings: Sequence[str] = ()) -
 # ------------------------------------------------------------------------ HTML
 
 _CSS = """
-body{font:15px/1.5 system-ui,sans-serif;margin:2rem auto;max-width:60rem;padding:0 1rem;
-color:#1d232a}
+body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Noto Sans CJK SC",
+"Noto Sans CJK JP","Source Han Sans SC","PingFang SC","Hiragino Sans","Microsoft YaHei",
+"WenQuanYi Micro Hei",sans-serif;margin:2rem auto;max-width:60rem;padding:0 1rem;color:#1d232a}
 h1{font-size:1.4rem}h2{font-size:1.15rem;margin:0}h3{font-size:1rem;margin:1.2rem 0 .3rem}
 section{border:1px solid #d5dae0;border-radius:8px;padding:1rem 1.2rem;margin:1.2rem 0}
+nav{margin:1rem 0}nav table td:first-child{width:9rem}
 .badge{display:inline-block;padding:.1rem .55rem;border-radius:1rem;font-weight:600;
 font-size:.85rem;margin-right:.5rem;color:#fff;background:#6b7480}
 .pass{background:#1f7a3a}.need_fix{background:#b42318}.need_evidence{background:#b54708}
@@ -286,7 +288,8 @@ font-size:.85rem;margin-right:.5rem;color:#fff;background:#6b7480}
 table{border-collapse:collapse;width:100%;margin:.3rem 0}
 td,th{border-top:1px solid #e4e7ec;padding:.35rem .5rem;text-align:left;vertical-align:top}
 th{font-size:.8rem;color:#555;font-weight:600}
-code,.id{font-family:ui-monospace,monospace;font-size:.88em}
+code,.id{font-family:ui-monospace,"SFMono-Regular",Menlo,Consolas,"Noto Sans Mono CJK SC",
+monospace;font-size:.88em}
 blockquote{margin:.4rem 0;padding:.3rem .8rem;border-left:4px solid #2563eb;background:#f3f6fc}
 .judgement{font-size:.8rem;color:#555}.muted{color:#555}
 details pre{white-space:pre-wrap;background:#f6f7f9;padding:.6rem;border-radius:6px}
@@ -297,10 +300,30 @@ def _e(text: object) -> str:
     return html.escape(redact(str(text)), quote=True)
 
 
-def _card_section(name: str, card: ReportCard, warnings: Sequence[str]) -> str:
+_ORDER = (
+    "need_fix",
+    "need_evidence",
+    "unverified",
+    "budget",
+    "blocked",
+    "skipped",
+    "opted_out",
+    "pass",
+)
+"""Decisions by how much they ask of the reader: a page lists the worst first."""
+
+
+def _severity(card: ReportCard) -> int:
+    decision = card.decision or "unverified"
+    return _ORDER.index(decision) if decision in _ORDER else 2
+
+
+def _card_section(
+    name: str, card: ReportCard, warnings: Sequence[str], *, anchor: str, shared: dict[str, str]
+) -> str:
     decision = card.decision or "unverified"
     parts = [
-        "<section>",
+        f'<section id="{anchor}" data-decision="{_e(decision)}">',
         f'<h2><span class="badge {_e(decision)}">{_e(decision)}</span>{_e(name)}</h2>',
     ]
     facts = []
@@ -311,7 +334,11 @@ def _card_section(name: str, card: ReportCard, warnings: Sequence[str]) -> str:
     if not card.one_shot:
         facts.append(f"rounds used: {card.rounds_used} of {card.max_rounds}")
     facts.append(f"end reason: {_e(end_reason_text(card.end_reason, one_shot=card.one_shot))}")
+    if card.chain and not card.one_shot:
+        facts.append(f"reviewer: {_e(reviewer_text(card))}")
     parts.append(f'<p class="muted">{" · ".join(facts)}</p>')
+    if len(card.chain) > 1:
+        parts.append(f'<p class="muted">markers: {_e(MARKER_LEGEND)}</p>')
     if card.quotes:
         parts.append("<h3>What the materials say (quoted verbatim)</h3>")
         for eid, text in card.quotes.items():
@@ -352,21 +379,38 @@ def _card_section(name: str, card: ReportCard, warnings: Sequence[str]) -> str:
         parts.append("<tr><th>item</th><th>requirement</th><th>status</th><th>evidence</th></tr>")
         for c in card.coverage:
             status = c.status.replace("_", " ")
-            note = f' <span class="muted">({_e(c.note)})</span>' if c.note else ""
+            said = c.note.strip()
+            note = (
+                f' <span class="muted">({_e(said)})</span>'
+                if said and said.lower() != status
+                else ""
+            )
             parts.append(
                 f"<tr><td>{_e(c.item)}</td><td>{_e(c.requirement)}</td><td>{_e(status)}{note}"
                 f"</td><td class=id>{_e(', '.join(c.evidence) or '—')}</td></tr>"
             )
         parts.append("</table>")
+    if card.assumptions:
+        parts.append("<h3>Assumptions (the pre-analysis took these as given)</h3><ul>")
+        parts.extend(f"<li>{_e(a)}</li>" for a in card.assumptions)
+        parts.append("</ul>")
     if card.unverified:
         parts.append("<h3>What stayed unverified</h3><ul>")
         parts.extend(f"<li>{_e(u)}</li>" for u in card.unverified)
         parts.append("</ul>")
-    if card.usage is not None:
-        parts.append(f"<h3>Usage and cost</h3><p>{_e(usage_text(card))}</p>")
+    usage = usage_text(card) if card.usage is not None else ""
+    if usage and usage not in shared:
+        parts.append(f"<h3>Usage and cost</h3><p>{_e(usage)}</p>")
+    pointed = [shared[line] for line in (*card.notes, usage) if line in shared]
+    if pointed:
+        parts.append(
+            '<p class="muted">Also: '
+            + ", ".join(f'<a href="#{n}">{n}</a>' for n in dict.fromkeys(pointed))
+            + " (notes at the top of the page)</p>"
+        )
     notes = [
         *(f"judge unavailable: {p}" for p in card.judge_errors),
-        *card.notes,
+        *(n for n in card.notes if n not in shared),
         *(f"warning: {w}" for w in warnings),
     ]
     if notes:
@@ -382,21 +426,68 @@ def _card_section(name: str, card: ReportCard, warnings: Sequence[str]) -> str:
     return "\n".join(parts)
 
 
+def _shared(cards: Sequence[ReportCard]) -> list[str]:
+    """Notes (and usage lines) that several cards of a page say alike — at least two
+    and at least half of them: said once at the top, each card pointing to them."""
+    if len(cards) < 2:
+        return []
+    said: dict[str, int] = {}
+    for card in cards:
+        lines = [*card.notes, *([usage_text(card)] if card.usage is not None else [])]
+        for line in dict.fromkeys(lines):
+            said[line] = said.get(line, 0) + 1
+    return [line for line, n in said.items() if n >= 2 and 2 * n >= len(cards)]
+
+
 def card_html(
     cards: Sequence[tuple[str, ReportCard, Sequence[str]]], *, title: str = "DoneCheck report"
 ) -> str:
     """One self-contained HTML page (inline CSS, no scripts) for ``(name, card,
-    warnings)`` triples; every text is escaped."""
+    warnings)`` triples, every text escaped: an index with the count of each decision
+    and a link to every card, the notes every card shares said once, then the cards,
+    the ones that ask most of the reader first."""
+    ordered = sorted(cards, key=lambda entry: _severity(entry[1]))  # stable: same order within
     counts: dict[str, int] = {}
-    for _, card, _ in cards:
+    for _, card, _ in ordered:
         key = card.decision or "unverified"
         counts[key] = counts.get(key, 0) + 1
-    summary = ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
-    body = "\n".join(_card_section(name, card, warnings) for name, card, warnings in cards)
+    summary = ", ".join(f"{counts[k]} {k}" for k in sorted(counts, key=_order_key))
+    shared = _shared([card for _, card, _ in ordered])
+    anchors = [f"card-{n}" for n in range(1, len(ordered) + 1)]
+    index = ""
+    if len(ordered) > 1:
+        rows = []
+        for anchor, (name, card, _) in zip(anchors, ordered, strict=True):
+            decision = card.decision or "unverified"
+            first = card.findings[0].requirement if card.findings else ""
+            rows.append(
+                f'<tr><td><span class="badge {_e(decision)}">{_e(decision)}</span></td>'
+                f'<td><a href="#{anchor}">{_e(name)}</a></td><td>{_e(first)}</td></tr>'
+            )
+        index = (
+            '<nav aria-label="index"><table><tr><th>decision</th><th>session</th>'
+            "<th>first finding</th></tr>" + "".join(rows) + "</table></nav>"
+        )
+    labels = {line: f"N{n}" for n, line in enumerate(shared, 1)}
+    top = ""
+    if shared:
+        top = (
+            '<h3>Notes several sessions share</h3><ul class="shared">'
+            + "".join(f'<li id="{labels[n]}"><b>{labels[n]}</b> {_e(n)}</li>' for n in shared)
+            + "</ul>"
+        )
+    body = "\n".join(
+        _card_section(name, card, warnings, anchor=anchor, shared=labels)
+        for anchor, (name, card, warnings) in zip(anchors, ordered, strict=True)
+    )
     return (
         f'<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
         f'<meta name="viewport" content="width=device-width,initial-scale=1">'
         f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>"
         f"<h1>{_e(title)}</h1><p class=muted>{len(cards)} session(s): {_e(summary)}</p>"
-        f"{body}</body></html>\n"
+        f"{index}{top}{body}</body></html>\n"
     )
+
+
+def _order_key(decision: str) -> int:
+    return _ORDER.index(decision) if decision in _ORDER else 2
