@@ -36,11 +36,46 @@ RSS_BYTES = 1 << 30
 
 
 def seeds() -> list[tuple[str, bytes]]:
-    """The real-world files, plus two generated samples of every family."""
+    """The real-world files, two generated samples of every family, and the hostile
+    files that once broke a parser (each is mutated like the others)."""
     found = [(p.name, p.read_bytes()) for p in sorted(REALWORLD.iterdir())]
     for item in generated.corpus(2 * len(generated.SAMPLES)):
         found.append((item.name, item.data))
-    return found
+    return found + hostile()
+
+
+def hostile() -> list[tuple[str, bytes]]:
+    """A PDF page whose 1.6 MB content stream inflates to 256 MiB (once 23 s and
+    1.8 GiB), JSON with a lone surrogate escape (once a bare "parser error"), and an
+    e-mail whose attachment is a ZIP bomb (once "parsed" with no reason)."""
+    import email.message
+    import io
+    import zipfile
+    import zlib
+
+    import pymupdf
+
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 72), "Visible text on page one.")
+    page = doc.new_page()
+    page.insert_text((72, 72), "never read")
+    op = b"BT /F1 1 Tf 0 0 Td (x) Tj ET\n"
+    (xref,) = page.get_contents()
+    doc.update_stream(xref, zlib.compress(op * ((256 << 20) // len(op)), 9), compress=False)
+    doc.xref_set_key(xref, "Filter", "/FlateDecode")
+    bomb = io.BytesIO()
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("zeros.bin", b"\0" * (64 << 20))
+    mail = email.message.EmailMessage()
+    mail["From"], mail["To"], mail["Subject"] = "a@example.com", "b@example.com", "Q3"
+    mail["Date"] = "Tue, 01 Dec 2026 09:00:00 +0000"
+    mail.set_content("The figures are attached.")
+    mail.add_attachment(bomb.getvalue(), maintype="application", subtype="zip", filename="f.zip")
+    return [
+        ("inflate-bomb.pdf", doc.tobytes()),
+        ("surrogate.json", b'{"name": "caf\\udce9", "rows": [1, 2]}'),
+        ("bomb-attached.eml", mail.as_bytes()),
+    ]
 
 
 def _flip(rng: random.Random, data: bytes, _: list[bytes]) -> bytes:

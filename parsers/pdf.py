@@ -19,6 +19,7 @@ from __future__ import annotations
 import inspect
 import io
 import statistics
+import struct
 import zlib
 from collections.abc import Iterable
 from typing import Any
@@ -26,6 +27,7 @@ from typing import Any
 from PIL import Image
 
 from donecheck.parsers.base import MaterialBuilder, ParseContext, failure_reason, markdown_table
+from donecheck.parsers.bounded import run_bounded
 from donecheck.parsers.detect import Detection
 from donecheck.parsers.material import Material
 from donecheck.parsers.mupdf import plain_settings, pymupdf
@@ -119,24 +121,43 @@ def _join_fragments(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return kept
 
 
+RENDER_TIMEOUT_S = 5.0
+"""Longest a page preview may take to draw (in the parse worker; see
+:mod:`donecheck.parsers.bounded`)."""
+
+
 def render_page(page: Any, dpi: int, long_side: int) -> tuple[bytes, int, int]:
     """A page as JPEG (quality 80), at ``dpi`` but no longer than ``long_side`` pixels.
 
     JPEG, not PNG: encoding a page is ~6x faster at about the same size, and text
-    stays readable at preview resolution.
+    stays readable at preview resolution. Drawing is bounded by
+    :data:`RENDER_TIMEOUT_S`; past it, :class:`TimeoutError`.
     """
-    rect = page.rect
-    zoom = min(dpi / 72, long_side / max(rect.width, rect.height, 1))
-    pix = page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), alpha=False)
-    image = Image.frombytes("RGB", (pix.width, pix.height), pix.samples)
-    buffer = io.BytesIO()
-    image.save(buffer, "JPEG", quality=80)
-    return buffer.getvalue(), pix.width, pix.height
+
+    def draw() -> bytes:
+        rect = page.rect
+        zoom = min(dpi / 72, long_side / max(rect.width, rect.height, 1))
+        pix = page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), alpha=False)
+        image = Image.frombytes("RGB", (pix.width, pix.height), pix.samples)
+        buffer = io.BytesIO()
+        image.save(buffer, "JPEG", quality=80)
+        return struct.pack("<II", pix.width, pix.height) + buffer.getvalue()
+
+    drawn = run_bounded(draw, RENDER_TIMEOUT_S)
+    if drawn is None:
+        raise TimeoutError(f"its preview took longer than {RENDER_TIMEOUT_S:g} s to draw")
+    width, height = struct.unpack("<II", drawn[:8])
+    return drawn[8:], width, height
 
 
 def _norm(text: str) -> str:
     return " ".join(text.lower().split())
 
+
+_TEXT_ONLY = pymupdf.TEXTFLAGS_DICT & ~pymupdf.TEXT_PRESERVE_IMAGES
+"""Text blocks only: with image blocks, MuPDF decodes every image on the page (a
+damaged JPEG 2000 in a scanned PDF held a fuzzed file for over 100 s); scanned pages
+are found with ``get_images`` and read by OCR instead."""
 
 PAGE_CONTENT_BYTES = 32 << 20
 """Decoded content a page may have (its content streams and forms): past it the page's
@@ -245,7 +266,7 @@ class PdfParser:
             if index in heavy:
                 continue
             try:
-                sampled[index] = doc[index].get_text("dict", sort=True)
+                sampled[index] = doc[index].get_text("dict", sort=True, flags=_TEXT_ONLY)
             except Exception:  # a damaged page is reported when it is read
                 continue
         body_size = self._body_size(sampled.values())
@@ -269,10 +290,13 @@ class PdfParser:
                     page, number, toc.get(number, {}), body_size, out, sampled.pop(index, None)
                 )
                 if index < limits.preview_pages:
-                    jpeg, width, height = render_page(
-                        page, limits.preview_dpi, limits.preview_long_side
-                    )
-                    out.preview(jpeg, "image/jpeg", width, height, page=number)
+                    try:
+                        jpeg, width, height = render_page(
+                            page, limits.preview_dpi, limits.preview_long_side
+                        )
+                        out.preview(jpeg, "image/jpeg", width, height, page=number)
+                    except TimeoutError as exc:  # its text is read; only the picture is not
+                        out.warn(f"page {number} has no preview: {exc}")
             except Exception as exc:  # one damaged page does not lose the others
                 out.warn(f"page {number} could not be read: {failure_reason(exc)}")
                 failed.append(number)
@@ -357,7 +381,7 @@ class PdfParser:
                     rows_t = tuple(tuple(r) for r in rows)
                     out.add("table", markdown_table(rows), page=number, rows=rows_t)
         if data is None:
-            data = page.get_text("dict", sort=True)
+            data = page.get_text("dict", sort=True, flags=_TEXT_ONLY)
         paragraph: list[str] = []
         had_text = False
 

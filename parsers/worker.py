@@ -313,6 +313,9 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when this process ends
     _watch_parent(os.getppid())
     parse = _load(args.target)
+    from donecheck.parsers.bounded import allow_fork
+
+    allow_fork()  # one thread: a page's drawing may run in a fork, killed at its deadline
     for module in ("docx", "openpyxl", "pptx"):  # warm: the first file should not pay imports
         try:
             importlib.import_module(module)

@@ -278,3 +278,23 @@ def test_a_content_stream_that_inflates_past_the_budget_is_not_read() -> None:
     assert material.status == "partial"
     assert "content too large" in material.reason and "32 MiB" in material.reason
     assert [b.text for b in material.blocks] == ["Visible text on page one."]
+
+
+def test_work_python_cannot_interrupt_is_killed_at_its_deadline() -> None:
+    """In the (single-threaded) parse worker, a page's drawing runs in a fork that is
+    killed at the deadline: MuPDF drawing one fuzzed scan held the GIL for over 100 s."""
+    script = (
+        "import time\n"
+        "from donecheck.parsers.bounded import allow_fork, run_bounded\n"
+        "allow_fork()\n"
+        "started = time.monotonic()\n"
+        "stuck = run_bounded(lambda: time.sleep(30) or b'late', 0.5)\n"
+        "took = time.monotonic() - started\n"
+        "done = run_bounded(lambda: b'x' * 3_000_000, 10)\n"
+        "failed = run_bounded(lambda: 1 / 0, 10)\n"
+        "print(stuck, round(took, 1) < 5, len(done or b''), failed)\n"
+    )
+    shown = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
+    )
+    assert shown.stdout.split() == ["None", "True", "3000000", "None"], shown.stderr[-500:]

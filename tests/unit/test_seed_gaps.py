@@ -302,3 +302,31 @@ def test_images_left_out_for_budget_are_named_and_a_pass_resting_on_one_is_not(
     name = left_out.split("budget (", 1)[1].split(")", 1)[0]  # which: by parse order
     assert name in {shot.name for shot in shots}
     assert name in " ".join(card.unverified)
+
+
+def test_a_text_only_judge_never_verifies_a_visual_claim(tmp_path: Path) -> None:
+    import json
+
+    from donecheck.runtime.testing.scripted import ScriptedProvider, preanalysis_text
+
+    (mockup,) = _shots(tmp_path, 1)
+    covered = json.dumps(
+        {
+            "decision": "pass",
+            "findings": [],
+            "summary": "The page matches the mockup.",
+            "coverage": [{"item": "AC1", "status": "covered", "evidence": ["E3"]}],
+        }
+    )
+    with ScriptedProvider(default=covered, preanalysis=preanalysis_text()) as judge:
+        config = {"judge_base_url": judge.url, "judge_model": "judge"}  # text only
+        with DoneCheck.start_local(data_dir=tmp_path / "data", **config) as app:
+            request = "Make the login button look like the one in the attached mockup."
+            with app.open_session(request, attachments=[mockup]) as s:
+                call = s.tool_call("view_image", {"path": mockup.name})
+                s.tool_result(call, output="[image]", exit_code=0)
+                call = s.tool_call("write_file", {"path": "login.css", "content": "a{}"})
+                s.tool_result(call, output="wrote 3 bytes to login.css", exit_code=0)
+                card = s.turn_stopping("The login button now looks like the mockup.").report
+    (item,) = card.coverage
+    assert item.status == "not_verified" and "did not see" in item.note, item
