@@ -91,7 +91,6 @@ class DoneCheck:
             if started:
                 disconnect()
             raise DeploymentError(f"could not deploy DoneCheck's actors: {exc}") from exc
-        say(f"DoneCheck's actors are up ({time.monotonic() - began:.1f} s in all)")
         return cls(deployment, started_ray=started)
 
     @classmethod

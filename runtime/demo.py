@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -132,7 +133,10 @@ def run_demo(
     config.setdefault("namespace", "donecheck-demo")
     try:
         with ScriptedProvider(responder=demo_agent, model="scripted-agent") as model:
+            began = time.monotonic()
             dc = DoneCheck.start(progress=progress, **config)
+            if progress is not None:
+                progress(f"DoneCheck is up ({time.monotonic() - began:.1f} s); the agent starts")
             try:
                 return asyncio.run(
                     run_agent(

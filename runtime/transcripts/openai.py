@@ -111,8 +111,10 @@ def read_transcript_text(path: str | Path) -> str:
     try:
         info = path.stat()
     except FileNotFoundError:
-        said = f"a symbolic link to {os.readlink(path)!r}, which does not exist"
-        raise TranscriptError(source, said if path.is_symlink() else "no such file") from None
+        if path.is_symlink():
+            said = f"a symbolic link to {os.readlink(path)!r}, which does not exist"
+            raise TranscriptError(source, said) from None
+        raise TranscriptError(source, "no such file") from None
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             raise TranscriptError(source, "a loop of symbolic links") from None
