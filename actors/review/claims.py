@@ -780,6 +780,27 @@ def names_as_verifier(text: str, path: str) -> bool:
     )
 
 
+_SOURCES = tuple(
+    (
+        re.compile(pack.source_before, re.I) if pack.source_before else None,
+        re.compile(pack.source_after, re.I),
+    )
+    for pack in PACKS
+    if pack.source_after
+)
+
+
+def _conversion_source(text: str, at: int, end: int) -> bool:
+    """Whether the path at ``text[at:end]`` is what a conversion reads ("convert
+    data.json to out.csv", "把 data.json 转换为 out.csv"), not a file to change."""
+    before, after = text[max(0, at - 80) : at].rstrip("`'\" "), text[end : end + 120]
+    after = after.lstrip("`'\"")
+    return any(
+        (lead is None or lead.search(before + " ")) and tail.search(after)
+        for lead, tail in _SOURCES
+    )
+
+
 def asks_to_change(text: str, path: str) -> bool:
     """Whether a request item asks for ``path`` to be changed, not only read: the
     verb nearest the path in its clause decides ("Read budget.txt and write a
@@ -790,6 +811,8 @@ def asks_to_change(text: str, path: str) -> bool:
     if not wanted or at < 0:
         return wanted
     end = at + len(path)
+    if _conversion_source(text, at, end):  # "convert data.json to out.csv": read
+        return False
     begin = 0
     breaks = _breaks(text).object
     for brk in breaks.finditer(text, 0, at):

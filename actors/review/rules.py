@@ -573,6 +573,8 @@ class _Shown:
     """Named files with no write, and no command that may have written them (or, for
     an item that does not ask for a change, no read)."""
     touched: list[str] = field(default_factory=list)
+    inputs: list[str] = field(default_factory=list)
+    """Files to read, not change, with no read shown but a script the agent ran."""
     """Named files to change that a command may have written (a script, a glob) with
     no write to them seen: not verified, never steered."""
     targets: list[str] = field(default_factory=list)
@@ -711,6 +713,8 @@ class _Coverage:
                 found.add(checked[-1].op.evidence_id, f"a passing run on {path}")
             elif _maybe_written(path, view):
                 found.touched.append(path)  # a command may have written it
+            elif not change and view.script_runs:
+                found.inputs.append(path)  # a file to read: a script that ran may have
             else:
                 found.files.append(path)
         for category in sorted(mentioned_categories(text)):
@@ -755,6 +759,10 @@ def rules_coverage(acceptance: Acceptance, view: EvidenceView) -> tuple[Coverage
                 *(
                     f"no write to {f} seen, though a command may have written it"
                     for f in found.touched
+                ),
+                *(
+                    f"no read of {f} seen, though a script that ran may have read it"
+                    for f in found.inputs
                 ),
                 *(f"no passing run matched to {t}" for t in found.targets),
             ]

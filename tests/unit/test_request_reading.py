@@ -24,6 +24,17 @@ from donecheck.actors.review.claims import asks_for_change, asks_to_change, ment
         ("Lies budget.txt und schreibe eine Zusammenfassung in summary.md.", "summary.md", True),
         ("Lis budget.txt et écris un résumé dans summary.md.", "budget.txt", False),
         ("What does net/retry.py do? Just explain, don't change anything.", "net/retry.py", False),
+        # a conversion reads its source and writes its target
+        ("Convert data.json to out.csv.", "data.json", False),
+        ("Convert data.json to out.csv.", "out.csv", True),
+        ("Convert the file `data.json` into a CSV file named out.csv.", "data.json", False),
+        ("把 data.json 转换为 out.csv。", "data.json", False),
+        ("Konvertiere data.json in out.csv.", "data.json", False),
+        ("Convierte data.json a out.csv.", "data.json", False),
+        ("Convertis data.json en out.csv.", "data.json", False),
+        ("data.json を out.csv に変換してください。", "data.json", False),
+        ("Update config.json to use port 8080.", "config.json", True),
+        ("Rename old.py to new.py.", "old.py", True),
     ],
 )
 def test_the_verb_nearest_a_path_decides(item: str, path: str, change: bool) -> None:
@@ -71,3 +82,25 @@ def test_quoted_sentences_name_no_check(text: str, categories: set[str]) -> None
 )
 def test_a_file_tool_error_message(output: str, failed: bool) -> None:
     assert tool_error(output) is failed
+
+
+def test_an_honest_conversion_is_not_steered_for_its_source() -> None:
+    """Found by hand: "Convert data.json to out.csv" done by a script the agent wrote,
+    ran and checked was steered for "no write to data.json"."""
+    from donecheck.actors.messages import Deliver, Steer
+    from donecheck.runtime import DoneCheck
+
+    def stop(dc: DoneCheck, shown: bool) -> object:
+        with dc.open_session("Convert data.json to out.csv.") as s:
+            call = s.tool_call("write_file", {"path": "convert.py", "content": "import csv"})
+            s.tool_result(call, output="wrote 10 bytes to convert.py", exit_code=0)
+            call = s.tool_call("run_command", {"command": "python convert.py"})
+            s.tool_result(call, output="", exit_code=0)
+            if shown:
+                call = s.tool_call("run_command", {"command": "head -3 out.csv"})
+                s.tool_result(call, output="id,name\n1,a\n2,b", exit_code=0)
+            return s.turn_stopping("I ran convert.py; out.csv now holds the rows.")
+
+    with DoneCheck.start_local(store_url="memory://") as dc:
+        assert isinstance(stop(dc, shown=True), Deliver)
+        assert isinstance(stop(dc, shown=False), Steer)  # out.csv never shown: still asked

@@ -76,6 +76,8 @@ PACK = Pack(
     ),
     change_request=(r"\b(?:ändere|aktualisiere|füge|erstelle|behebe|entferne|schreibe)\b"),
     read_request=r"\b(?:lies|lese|lesen|nutze|verwende|anhand)\b",
+    source_before=r"\b(?:konvertier\w*|umwandl\w*|wandle|exportier\w*|übersetz\w*)\s+(?:die\s+|das\s+|den\s+)?(?:datei\s+)?$",
+    source_after=r"^\s+(?:in|nach|zu|als)\b",
     must=r"\b(?:muss|müssen|soll|sollen)\b",
     constraint=r"\b(?:darf nicht|dürfen nicht)\b",
     stop_words="wurde ist der die das den dem und genehmigt freigegeben noch nicht für",

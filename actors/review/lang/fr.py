@@ -77,6 +77,8 @@ PACK = Pack(
     ),
     change_request=(r"\b(?:modifie|ajoute|crée|corrige|supprime|mets à jour|écris)\b"),
     read_request=r"\b(?:lis|lire|consulte|utilise|d'après)\b",
+    source_before=r"\b(?:convert\w*|transform\w*|export\w*|tradui\w*)\s+(?:le\s+|la\s+|les\s+|l')?(?:fichier\s+)?$",
+    source_after=r"^\s+(?:en|vers|au format)\b",
     must=r"\b(?:doit|doivent|il faut)\b",
     constraint=r"\b(?:ne doit pas|ne doivent pas)\b",
     stop_words="le les des est été pas encore approuvé approuvée validé en attente",

@@ -85,6 +85,11 @@ class Pack:
     """Words before a path that name it as what a check runs ("the tests in")."""
     verifier_after: str = ""
     """Words after a path that name it as what a check runs ("… passes", "通过")."""
+    source_before: str = ""
+    """Words just before a path that make it a conversion's source, with
+    ``source_after`` ("convert data.json to out.csv": data.json is read)."""
+    source_after: str = ""
+    """Words just after such a path ("to", "into", "转换为")."""
     must: str = ""
     """A sentence states a requirement."""
     constraint: str = ""
