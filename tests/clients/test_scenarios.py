@@ -309,3 +309,15 @@ def test_an_honest_stop_is_reported_and_a_set_aside_failure_steers_nothing(
     card = service.card(second.session)
     assert card["chain"] == ["A1 pass"], (card, second.explain())
     assert (workspace / "CHANGELOG.md").read_text() == "- Nothing is released yet.\n"
+
+
+def test_the_user_opts_out_in_the_prompt(client: Client, tmp_path: Path, service: Service) -> None:
+    """A line `donecheck: off` in the user's own prompt: the same false claim that is
+    steered otherwise ends the turn, and the card says it was opted out."""
+    workspace, model = start(client, tmp_path, scenarios.repeats)
+    with model:
+        run = client.run(workspace, model, scenarios.TASK + "\n\ndonecheck: off")
+    card = service.card(run.session)
+    assert run.returncode == 0, run.explain()
+    assert checklists(run) == [], run.explain()
+    assert card["end_reason"] == "opted_out", (card, run.explain())
