@@ -227,10 +227,12 @@ class Reviewer:
         if self.route is None:
             return rules
         if request.judge_off:  # S4: no further paid review once its citation was rejected
-            return noted(
+            # as with any review the judge did not make: the rules' findings stand, and
+            # their pass is no pass — the judge that was asked for never judged it
+            return fallback(
                 rules,
-                f"Reviewed by rules only: {request.judge_off}. DoneCheck pays for no further"
-                " judge review of this task.",
+                f"Reviewed by rules only: {request.judge_off}; DoneCheck pays for no further"
+                " judge review of this task",
             )
         # the controller's card needs the usage: it comes back with the verdict
         self._usage_seen[request.session_id] = None

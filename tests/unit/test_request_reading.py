@@ -35,6 +35,10 @@ from donecheck.actors.review.claims import asks_for_change, asks_to_change, ment
         ("data.json を out.csv に変換してください。", "data.json", False),
         ("Update config.json to use port 8080.", "config.json", True),
         ("Rename old.py to new.py.", "old.py", True),
+        # converted in place: no other file or format is the target
+        ("Convert test_calc.py to pytest style.", "test_calc.py", True),
+        ("Convert config.yaml into the new schema.", "config.yaml", True),
+        ("Convert data.json to CSV.", "data.json", False),
     ],
 )
 def test_the_verb_nearest_a_path_decides(item: str, path: str, change: bool) -> None:
@@ -104,3 +108,12 @@ def test_an_honest_conversion_is_not_steered_for_its_source() -> None:
     with DoneCheck.start_local(store_url="memory://") as dc:
         assert isinstance(stop(dc, shown=True), Deliver)
         assert isinstance(stop(dc, shown=False), Steer)  # out.csv never shown: still asked
+        # a file converted in place is a file to change: reading it passes nothing
+        with dc.open_session("Convert test_calc.py to pytest style.") as s:
+            call = s.tool_call("run_command", {"command": "cat test_calc.py"})
+            s.tool_result(
+                call, output="import unittest\nclass T(unittest.TestCase): ...", exit_code=0
+            )
+            assert not isinstance(
+                s.turn_stopping("Converted test_calc.py to pytest style."), Deliver
+            )

@@ -123,6 +123,8 @@ def test_no_paid_review_after_the_judges_citation_is_rejected(tmp_path: Path) ->
                 card = s.report()
         assert sum(1 for r in judge.requests if not r.is_preanalysis) == 1, "paid again"
     assert "E99" in card.judge_stopped and "was not trusted" in card.judge_stopped
+    # the rules alone never pass what the judge asked for was to judge
+    assert card.decision == "unverified" and card.end_reason == "unverified", card
     text = card_text(card, session="s")
     assert "later reviews by rules only" in text
     assert "markers: [DoneCheck Ak] in an answer marks what the agent added" in text

@@ -1,6 +1,6 @@
 """The German pack: every word the review reads in it (fields: ``pack.py``)."""
 
-from donecheck.actors.review.lang.pack import Pack
+from donecheck.actors.review.lang.pack import TARGET, Pack
 
 PACK = Pack(
     code="de",
@@ -77,7 +77,7 @@ PACK = Pack(
     change_request=(r"\b(?:ändere|aktualisiere|füge|erstelle|behebe|entferne|schreibe)\b"),
     read_request=r"\b(?:lies|lese|lesen|nutze|verwende|anhand)\b",
     source_before=r"\b(?:konvertier\w*|umwandl\w*|wandle|exportier\w*|übersetz\w*)\s+(?:die\s+|das\s+|den\s+)?(?:datei\s+)?$",
-    source_after=r"^\s+(?:in|nach|zu|als)\b",
+    source_after=r"^\s+(?:in|nach|zu|als)\s+(?:eine?\s+|die\s+|das\s+)?" + TARGET,
     must=r"\b(?:muss|müssen|soll|sollen)\b",
     constraint=r"\b(?:darf nicht|dürfen nicht)\b",
     stop_words="wurde ist der die das den dem und genehmigt freigegeben noch nicht für",

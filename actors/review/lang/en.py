@@ -1,6 +1,6 @@
 """The English pack: every word the review reads in it (fields: ``pack.py``)."""
 
-from donecheck.actors.review.lang.pack import Pack
+from donecheck.actors.review.lang.pack import TARGET, Pack
 
 PACK = Pack(
     code="en",
@@ -170,7 +170,7 @@ PACK = Pack(
     verifier_before=r"(?:tests?|specs?|cases?) (?:in|of|from)\s+",
     verifier_after=r"\s+(?:still\s+|now\s+|all\s+)?(?:pass(?:es)?|is green|succeeds?)\b",
     source_before=r"\b(?:convert|transform|translate|export|turn|migrate|transcode)\s+(?:the\s+|this\s+|my\s+)?(?:file\s+)?$",
-    source_after=r"^\s+(?:to|into|as)\b",
+    source_after=r"^\s+(?:to|into|as)\s+(?:an?\s+|the\s+)?" + TARGET,
     must=(
         r"\b(?:must|should|shall|needs? to|has to|have to|required?|make sure|ensure|be sure to)"
         r"\b"

@@ -1,6 +1,6 @@
 """The Spanish pack: every word the review reads in it (fields: ``pack.py``)."""
 
-from donecheck.actors.review.lang.pack import Pack
+from donecheck.actors.review.lang.pack import TARGET, Pack
 
 PACK = Pack(
     code="es",
@@ -85,7 +85,7 @@ PACK = Pack(
     change_request=(r"\b(?:actualiza|modifica|añade|agrega|crea|corrige|elimina|cambia|escribe)\b"),
     read_request=r"\b(?:lee|leer|consulta|usa|usando|según)\b",
     source_before=r"\b(?:convert\w*|conviert\w*|transform\w*|export\w*|traduc\w*)\s+(?:el\s+|la\s+|los\s+)?(?:archivo\s+)?$",
-    source_after=r"^\s+(?:a|en|como)\b",
+    source_after=r"^\s+(?:a|en|como)\s+(?:una?\s+|el\s+|la\s+)?" + TARGET,
     must=r"\b(?:debe|deben|tiene que|es necesario)\b",
     constraint=r"\b(?:no debe)\b",
     stop_words="fue ha sido está el la los las de del que se por para aprobado aprobada pendiente",

@@ -1,6 +1,6 @@
 """The French pack: every word the review reads in it (fields: ``pack.py``)."""
 
-from donecheck.actors.review.lang.pack import Pack
+from donecheck.actors.review.lang.pack import TARGET, Pack
 
 PACK = Pack(
     code="fr",
@@ -78,7 +78,7 @@ PACK = Pack(
     change_request=(r"\b(?:modifie|ajoute|crée|corrige|supprime|mets à jour|écris)\b"),
     read_request=r"\b(?:lis|lire|consulte|utilise|d'après)\b",
     source_before=r"\b(?:convert\w*|transform\w*|export\w*|tradui\w*)\s+(?:le\s+|la\s+|les\s+|l')?(?:fichier\s+)?$",
-    source_after=r"^\s+(?:en|vers|au format)\b",
+    source_after=r"^\s+(?:en|vers|au format)\s+(?:une?\s+|le\s+|la\s+|l')?" + TARGET,
     must=r"\b(?:doit|doivent|il faut)\b",
     constraint=r"\b(?:ne doit pas|ne doivent pas)\b",
     stop_words="le les des est été pas encore approuvé approuvée validé en attente",

@@ -1,6 +1,6 @@
 """The Japanese pack: every word the review reads in it (fields: ``pack.py``)."""
 
-from donecheck.actors.review.lang.pack import Pack
+from donecheck.actors.review.lang.pack import TARGET, Pack
 
 PACK = Pack(
     code="ja",
@@ -70,7 +70,7 @@ PACK = Pack(
     ),
     read_request=r"読んで|読み|参照|使って|もとに",
     source_before="",
-    source_after=r"^\s*を\s*\S{1,80}?\s*(?:に|へ)\s*(?:変換|エクスポート|翻訳)",
+    source_after=r"^\s*を\s*" + TARGET + r"\s*(?:に|へ)\s*(?:変換|エクスポート|翻訳)",
     must=r"必要があります|してください|すること",
     constraint=r"しないでください|禁止",
     vocabulary=r"承認|済み|却下|保留|予定|決裁|許可|[\u3040-\u309f]",

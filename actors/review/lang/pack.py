@@ -14,6 +14,13 @@ PUNCTUATION_BREAK = r"[,;:，；：、]|\s[—–-]\s|—"
 """Where a clause ends in any language: its punctuation."""
 
 
+TARGET = (
+    r"(?:[\w./-]+\.[A-Za-z0-9]{1,5}\b|(?:csv|tsv|json|jsonl|ya?ml|xml|pdf|html?|markdown|md|"
+    r"xlsx?|ods|parquet|txt|png|jpe?g|svg|docx?|pptx?|epub|toml)\b)"
+)
+"""What a conversion's target is: a file name, or a file format by its usual name."""
+
+
 @dataclass(frozen=True, slots=True)
 class Pack:
     code: str
@@ -89,7 +96,9 @@ class Pack:
     """Words just before a path that make it a conversion's source, with
     ``source_after`` ("convert data.json to out.csv": data.json is read)."""
     source_after: str = ""
-    """Words just after such a path ("to", "into", "转换为")."""
+    """Words just after such a path ("to", "into", "转换为"), ending where the target
+    starts: the target must be another file or a file format (:data:`TARGET`), or
+    "convert test_calc.py to pytest style" would make the file to change a source."""
     must: str = ""
     """A sentence states a requirement."""
     constraint: str = ""

@@ -1,6 +1,6 @@
 """The Chinese pack (simplified and traditional): every word the review reads in it."""
 
-from donecheck.actors.review.lang.pack import Pack
+from donecheck.actors.review.lang.pack import TARGET, Pack
 
 PACK = Pack(
     code="zh",
@@ -90,7 +90,7 @@ PACK = Pack(
     read_request=r"阅读|查看|读取|参考|根据|基于|打开",
     verifier_after=r"\s*(?:通过|跑通)",
     source_before=r"(?:把|将)\s*$",
-    source_after=r"^\s*(?:转换|转|导出|翻译|改写)(?:为|成)",
+    source_after=r"^\s*(?:转换|转|导出|翻译|改写)(?:为|成)\s*" + TARGET,
     must=r"需要|必须|要求|务必|确保|应当|应该",
     constraint=r"不要|不能|不得|禁止|避免|切勿",
     attachment_words=r"附件|附带|截图|图片|文档|文件",
