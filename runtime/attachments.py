@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import mimetypes
 import os
@@ -86,6 +87,21 @@ def sized_ref(path: Path, size: int) -> str:
             handle.seek(size - (1 << 20))
             digest.update(handle.read(1 << 20))
     return "sha256:" + digest.hexdigest()
+
+
+def why_missing(path: Path, missing: str = "no such file or folder") -> str:
+    """Why a path cannot be opened: a loop of symbolic links, a link to nothing,
+    permission, or ``missing`` (nothing there at all)."""
+    try:
+        path.stat()
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "a loop of symbolic links (it never reaches a file)"
+        if exc.errno == errno.EACCES:
+            return "permission denied"
+    if path.is_symlink():
+        return f"a symbolic link to {os.readlink(path)!r}, which does not exist"
+    return missing
 
 
 def file_kind(mode: int) -> str:

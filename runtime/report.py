@@ -314,8 +314,7 @@ _ORDER = (
 
 
 def _severity(card: ReportCard) -> int:
-    decision = card.decision or "unverified"
-    return _ORDER.index(decision) if decision in _ORDER else 2
+    return _order_key(card.decision or "unverified")
 
 
 def _card_section(

@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import signal
 import tempfile
 import time
@@ -16,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from donecheck.actors.errors import DoneCheckError
-from donecheck.runtime.attachments import file_kind
+from donecheck.runtime.attachments import file_kind, why_missing
 from donecheck.runtime.cli.common import (
     TRANSCRIPT_SUFFIXES,
     error,
@@ -56,23 +55,6 @@ def collect(
         else:
             problems.append(f"{path}: {why_missing(path, missing)}")
     return list(dict.fromkeys(files)), problems
-
-
-def why_missing(path: Path, missing: str = "no such file or folder") -> str:
-    """Why a path cannot be opened: a loop of symbolic links, a link to nothing, or
-    nothing there at all."""
-    import errno
-
-    try:
-        path.stat()
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            return "a loop of symbolic links (it never reaches a file)"
-        if exc.errno == errno.EACCES:
-            return "permission denied"
-    if path.is_symlink():
-        return f"a symbolic link to {os.readlink(path)!r}, which does not exist"
-    return missing
 
 
 def error_row(args: argparse.Namespace, session: str, error: str) -> None:

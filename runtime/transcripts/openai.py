@@ -29,9 +29,7 @@ from __future__ import annotations
 
 import base64
 import binascii
-import errno
 import json
-import os
 import re
 import stat
 from dataclasses import dataclass, field
@@ -40,7 +38,7 @@ from typing import Any
 from urllib.parse import unquote_to_bytes
 
 from donecheck.actors.errors import TranscriptError
-from donecheck.runtime.attachments import file_kind
+from donecheck.runtime.attachments import file_kind, why_missing
 from donecheck.runtime.transcripts.pairing import Pairing
 
 __all__ = [
@@ -110,15 +108,10 @@ def read_transcript_text(path: str | Path) -> str:
     source = str(path)
     try:
         info = path.stat()
-    except FileNotFoundError:
-        if path.is_symlink():
-            said = f"a symbolic link to {os.readlink(path)!r}, which does not exist"
-            raise TranscriptError(source, said) from None
-        raise TranscriptError(source, "no such file") from None
     except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            raise TranscriptError(source, "a loop of symbolic links") from None
-        raise TranscriptError(source, f"cannot read: {exc.strerror or exc}") from None
+        fallback = "no such file" if isinstance(exc, FileNotFoundError) else ""
+        why = why_missing(path, fallback) or f"cannot read: {exc.strerror or exc}"
+        raise TranscriptError(source, why) from None
     size = info.st_size
     if not stat.S_ISREG(info.st_mode):
         raise TranscriptError(source, f"not a regular file ({file_kind(info.st_mode)})")

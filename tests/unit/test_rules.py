@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from donecheck.actors.evidence.runner import output_summary
@@ -213,12 +214,8 @@ BROKEN = Material(
     status="failed",
     reason="encrypted: a password is needed",
 )
-DAMAGED = Material(
-    sha256="sha256:" + "d" * 64,
-    declared_name="contract.pdf",
-    detected_type="application/pdf",
-    status="failed",
-    reason="corrupt: the document has no pages",
+DAMAGED = msgspec.structs.replace(
+    BROKEN, sha256="sha256:" + "d" * 64, reason="corrupt: the document has no pages"
 )
 
 

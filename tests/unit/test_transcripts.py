@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -288,3 +289,30 @@ def test_part_with_a_non_string_type_is_ignored_with_a_warning() -> None:
     transcript = parse_openai(data)
     assert transcript.request == "hi"
     assert "content[0] has no type" in transcript.warnings[0]
+
+
+def test_a_path_that_is_no_file_is_named_for_what_it_is(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A FIFO, a dangling link and a loop of links were all "does not exist"."""
+    import os
+
+    from donecheck.runtime.cli import main
+    from donecheck.runtime.transcripts.openai import read_transcript_text
+
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    (tmp_path / "a.json").symlink_to(tmp_path / "b.json")
+    (tmp_path / "b.json").symlink_to(tmp_path / "a.json")
+    (tmp_path / "gone.json").symlink_to(tmp_path / "nothing.json")
+    expected = {
+        "pipe.json": "not a regular file (a FIFO)",
+        "a.json": "a loop of symbolic links",
+        "gone.json": "a symbolic link to",
+        "missing.json": "no such file",
+    }
+    for name, said in expected.items():
+        with pytest.raises(TranscriptError, match=re.escape(said)):
+            read_transcript_text(tmp_path / name)
+        main(["review", str(tmp_path / name), "--data-dir", str(tmp_path / "d")])
+        assert said in capsys.readouterr().err, name
