@@ -399,6 +399,7 @@ class EvidenceLedger:
             log.entries,
             request,
             ops=ops,
+            actions=log.pairing.actions,
             index=log.evidence_index(self._snapshot_targets),
             snapshot_targets=self._snapshot_targets,
             statements=log.approvals() if request.approvals else None,

@@ -450,6 +450,12 @@ class Operation(Message, frozen=True, kw_only=True):
     writes: tuple[str | None, ...] = ()
     """The paths the call writes (``None`` for a target it does not name), read
     once when the call is paired; empty for a call that writes nothing."""
+    action: str = ""
+    """What kind of action the call was (``run``, ``edit``, ``read`` …: the action
+    model's :data:`~donecheck.actors.actions.Kind`), ``""`` for a report."""
+    inferred: bool = False
+    """No row of the dialect table names the tool: ``action`` was read from the
+    shape of its arguments."""
 
     @property
     def evidence_id(self) -> str:

@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from donecheck.actors.actions import read_action
 from donecheck.actors.errors import InputError, TranscriptError, UnknownSessionError
 from donecheck.actors.messages import ControllerAction, Steer, ToolCall
 from donecheck.runtime.endpoint import Agent, session_id_for
@@ -65,7 +66,6 @@ __all__ = [
     "stop_event_id",
 ]
 
-FILE_TOOLS = {"Write", "Edit", "MultiEdit", "NotebookEdit"}
 _UNKNOWN_REQUEST = "(the user's request was not recorded by the hooks)"
 MESSAGE_LIMIT = 9_000
 """Characters of a checklist handed back through a hook: Claude Code moves hook
@@ -73,7 +73,6 @@ output over 10,000 characters to a file the model must open itself."""
 TRANSCRIPT_WAIT_S = 3.0
 """How long a Stop waits for a lagging transcript to hold the answer it reviews."""
 _EXIT_CODE = re.compile(r"^\s*(?:Error: )?Exit code:? (-?\d+)")
-_PATCH_FILES = re.compile(r"(?m)^\*\*\* (?:Add|Update|Delete) File: (.+?)\s*$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,15 +285,12 @@ def hook_output(payload: dict[str, Any]) -> tuple[str, bool | None, int | None]:
 
 
 def _written(name: str, arguments: dict[str, Any] | str) -> list[str]:
-    """Files a file tool or a patch wrote, as the call names them."""
-    if not isinstance(arguments, dict):
+    """Files a file tool or a patch wrote, as the call names them (a shell command's
+    are not snapshotted: its writes are read from the command itself)."""
+    action = read_action(name, arguments)
+    if action.command is not None:
         return []
-    if name in FILE_TOOLS:
-        path = arguments.get("file_path") or arguments.get("notebook_path")
-        return [path] if isinstance(path, str) else []
-    if name == "apply_patch":
-        return _PATCH_FILES.findall(str(arguments.get("input", "")))
-    return []
+    return [path for path in action.writes if path is not None]
 
 
 def _prompt(dc: Any, payload: dict[str, Any], agent: Agent, state: HookState) -> HookReply:

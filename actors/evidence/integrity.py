@@ -26,14 +26,16 @@ from __future__ import annotations
 import functools
 import posixpath
 import re
-import shlex
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from donecheck.actors.actions import Action, Touch
+from donecheck.actors.actions.sed import apply as apply_sed
+from donecheck.actors.actions.sed import deleted_patterns, substitutions
+from donecheck.actors.actions.sed import parse as parse_sed
 from donecheck.actors.messages import (
     CheckReport,
     Operation,
-    ToolCall,
     ToolResult,
 )
 
@@ -63,6 +65,10 @@ TEST_FILES: list[tuple[str, re.Pattern[str]]] = [
     ("rspec", re.compile(r"_spec\.rb$")),
     ("phpunit", re.compile(r"Test\.php$")),
 ]
+TEST_FOLDERS = re.compile(
+    # a folder of tests, named as a whole (``git checkout HEAD~1 -- tests/``, ``rm -r spec``)
+    r"(?:^|/)(?:tests?|__tests__|specs?|testing)/?$"
+)
 CONFIG_FILES: list[tuple[str, re.Pattern[str]]] = [
     # (runner, a file that steers which tests run and how they are reported)
     ("pytest", re.compile(r"(?:^|/)conftest\.py$")),
@@ -221,7 +227,7 @@ def classify(path: str) -> str | None:
         return "shadow"
     if any(p.search(norm) for _, p in CONFIG_FILES):
         return "config"
-    if any(p.search(norm) for _, p in TEST_FILES):
+    if any(p.search(norm) for _, p in TEST_FILES) or TEST_FOLDERS.search(norm):
         return "test"
     return None
 
@@ -331,18 +337,21 @@ def _patched(new: str, old: str, context: str) -> bool:
 
 # --------------------------------------------------------- from ledger events
 
-_FILE_TOOLS = {
-    "write", "write_file", "create_file", "edit", "edit_file", "multiedit", "multi_edit",
-    "str_replace", "replace_in_file", "insert", "apply_patch", "patch", "notebookedit",
-    "notebook_edit", "delete_file", "move_file", "rename_file", "create", "overwrite_file",
-    "save_file", "update_file", "append_file", "str_replace_editor",
-    "str_replace_based_edit_tool", "text_editor",
-}  # fmt: skip
-_READ_TOOLS = {"read", "read_file", "view", "cat", "open_file", "view_file"}
-_PATH_KEYS = ("file_path", "path", "filepath", "filename", "file", "target_file", "notebook_path")
-_PATCH_FILE = re.compile(r"(?m)^\*\*\* (Add|Update|Delete) File: (.+?)\s*$")
-_DIFF_FILE = re.compile(r"(?m)^\+\+\+ (?:b/)?(\S+)")
-_NUMBERED = re.compile(r"(?m)^\s*\d+\t")
+_NUMBERED = re.compile(r"^\s*\d+(?:\t|→|:)")
+_WINDOW_NOTES = re.compile(r"^\[File: .*\]$|^\(\d+ more lines? (?:above|below)\)$")
+_WHOLE_TREE = frozenset({".", "./", "*", ":/", ":/."})
+_SAME_REVISION = frozenset({"", "HEAD", "@", "HEAD^{}"})
+
+
+def _unnumbered(output: str) -> str:
+    """A file's text from a read tool's output: the line numbers a reader puts before
+    each line (``cat -n``'s ``  12\\t``, ``12→``, SWE-agent's ``12:``) taken off when
+    every line has one, and SWE-agent's window notes left out."""
+    lines = [x for x in output.split("\n") if not _WINDOW_NOTES.match(x.strip())]
+    filled = [x for x in lines if x.strip()]
+    if filled and all(_NUMBERED.match(x) for x in filled):
+        lines = [_NUMBERED.sub("", x, count=1) for x in lines]
+    return "\n".join(lines)
 
 
 @dataclass
@@ -372,208 +381,169 @@ class _Files:
             self.known[key] = text
 
 
-def _arguments(call: ToolCall) -> dict[str, object]:
-    return call.arguments if isinstance(call.arguments, dict) else {"input": call.arguments}
+def _lines_replaced(text: str, span: tuple[int, int], new: str) -> str:
+    """``text`` with its lines ``span`` (1-based, inclusive; an empty span inserts)
+    replaced by ``new``."""
+    lines = text.split("\n")
+    first, last = span
+    replacement = new.split("\n") if new else []
+    return "\n".join([*lines[: max(first - 1, 0)], *replacement, *lines[max(last, first - 1) :]])
 
 
-def _path_of(arguments: dict[str, object]) -> str | None:
-    for key in _PATH_KEYS:
-        value = arguments.get(key)
-        if isinstance(value, str) and value:
-            return value
+@dataclass(frozen=True, slots=True)
+class _Edit:
+    """What one touch did to a test or configuration file, as far as it is known."""
+
+    old: str | None
+    """The text it replaced, or the whole file before (``None``: not known)."""
+    new: str | None
+    """The text that replaced it, or the whole file after (``None``: deleted, or
+    ``known`` is false)."""
+    known: bool = True
+    """Whether what it wrote is known at all (a restore's, an unread script's is not)."""
+    whole: bool = False
+    """``old`` and ``new`` are the whole file before and after."""
+    reasons: tuple[str, ...] = ()
+    """Reasons read from the touch itself (a sed deletion by pattern, a restore
+    from another revision), when the texts cannot show them."""
+
+
+def _sed_edit(touch: Touch, context: str | None) -> _Edit:
+    commands = parse_sed(touch.new or "", touch.extended)
+    if commands is None:
+        return _Edit(None, None, known=False)
+    if context is not None:
+        applied = apply_sed(commands, context)
+        if applied is not None:
+            return _Edit(context, applied, whole=True)
+    reasons: list[str] = []
+    for pattern in deleted_patterns(commands):
+        shown = f"/{pattern}/" if pattern else "by line number"
+        if pattern and (_ASSERTION.search(pattern) or "assert" in pattern.lower()):
+            reasons.append(f"deleted the lines matching `{shown}`: assertions")
+        elif pattern and _TEST_DEF.search(pattern.replace("\\", "")):
+            reasons.append(f"deleted the lines matching `{shown}`: tests")
+        else:
+            reasons.append(f"deleted lines {shown} (what they held is not known)")
+    subs = substitutions(commands)
+    if subs:
+        old, new = subs[0]
+        return _Edit(old, new, reasons=tuple(reasons))
+    return _Edit(None, None, known=bool(reasons), reasons=tuple(reasons))
+
+
+def _edit_of(touch: Touch, context: str | None) -> _Edit | None:
+    """What ``touch`` did to a file whose text before it was ``context`` (``None``:
+    not known); ``None`` for a touch that changes no text."""
+    op = touch.op
+    if op == "delete":
+        return _Edit(context, None, whole=context is not None)
+    if op == "write":
+        if touch.new is None:
+            return _Edit(context, None, known=False)
+        return _Edit(context, touch.new, whole=context is not None)
+    if op == "append":
+        if touch.new is None:
+            return _Edit(None, None, known=False)
+        if context is not None:
+            return _Edit(context, context + touch.new, whole=True)
+        return _Edit("", touch.new)
+    if op == "edit":
+        if touch.lines is not None and touch.new is not None:
+            if context is not None:
+                return _Edit(context, _lines_replaced(context, touch.lines, touch.new), whole=True)
+            return _Edit(None, touch.new)
+        if touch.old is not None and touch.new is not None:
+            if context is not None and touch.old in context:
+                return _Edit(context, context.replace(touch.old, touch.new, 1), whole=True)
+            return _Edit(touch.old, touch.new)
+        return _Edit(None, None, known=False)
+    if op == "sed":
+        return _sed_edit(touch, context)
+    if op == "restore":
+        if (touch.source or "") in _SAME_REVISION:
+            return _Edit(None, None, known=False)  # put back as committed: not known here
+        return _Edit(
+            None,
+            None,
+            known=False,
+            reasons=(
+                f"replaced it with the version in `{touch.source}`: not the tests the failure ran",
+            ),
+        )
     return None
 
 
-def _file_tool_edits(
-    call: ToolCall, files: _Files
-) -> list[tuple[str, str | None, str | None, str]]:
-    """``(path, old, new, context)`` of each change a file tool made: ``old``/``new``
-    the text replaced and its replacement (``old`` ``None`` when not known, ``new``
-    ``None`` for a deletion), ``context`` the file as known before."""
-    args = _arguments(call)
-    name = call.name.lower()
-    found: list[tuple[str, str | None, str | None, str]] = []
-    patch = args.get("patch") or args.get("input") or args.get("diff")
-    if isinstance(patch, str) and ("*** Begin Patch" in patch or "\n+++ " in patch):
-        return _patch_edits(patch, files)
-    path = _path_of(args)
-    if path is None:
-        return found
-    before = files.get(path)
-    context = before or ""
-    if name in {"delete_file"}:
-        return [(path, before, None, context)]
-    edits = args.get("edits")
-    if isinstance(edits, list):  # MultiEdit
-        for edit in edits:
-            if isinstance(edit, dict):
-                found.append(
-                    (
-                        path,
-                        str(edit.get("old_string", "")),
-                        str(edit.get("new_string", "")),
-                        context,
-                    )
-                )
-        return found
-    old, new = (
-        args.get("old_string", args.get("old_str")),
-        args.get("new_string", args.get("new_str")),
-    )
-    if isinstance(old, str) and isinstance(new, str):
-        return [(path, old, new, context)]
-    content = args.get("content", args.get("file_text", args.get("text")))
-    if isinstance(content, str):
-        return [(path, before, content, context)]
-    return found
-
-
-def _patch_edits(patch: str, files: _Files) -> list[tuple[str, str | None, str | None, str]]:
-    """The hunks of a Codex ``apply_patch`` or a unified diff, per file."""
-    found: list[tuple[str, str | None, str | None, str]] = []
-    sections = re.split(r"(?m)^(?=\*\*\* (?:Add|Update|Delete) File: |diff --git |--- )", patch)
-    for section in sections:
-        head = _PATCH_FILE.search(section) or _DIFF_FILE.search(section)
-        if head is None:
-            continue
-        path = head.group(2) if head.re is _PATCH_FILE else head.group(1)
-        lines = section.splitlines()
-        removed = "\n".join(x[1:] for x in lines if x.startswith("-") and not x.startswith("---"))
-        added = "\n".join(x[1:] for x in lines if x.startswith("+") and not x.startswith("+++"))
-        if head.re is _PATCH_FILE and head.group(1) == "Delete":
-            found.append((path, files.get(path), None, files.get(path) or ""))
-        else:
-            found.append((path, removed, added, files.get(path) or ""))
-    return found
-
-
-_SED = re.compile(
-    r"^s(?P<d>[^\w\s\\])(?P<old>(?:\\.|(?!(?P=d)).)*)(?P=d)(?P<new>(?:\\.|(?!(?P=d)).)*)(?P=d)\w*$"
-)
-_HEREDOC = re.compile(r"<<-?\s*['\"]?(\w+)['\"]?\s*\n(?P<body>.*?)\n\s*\1\s*$", re.S)
-
-
-@functools.lru_cache(maxsize=8192)
-def _shell_edits(command: str) -> tuple[tuple[str, str | None, str | None], ...]:
-    """``(path, old, new)`` of the changes a shell line makes to files it names:
-    ``sed -i`` substitutions, ``rm``/``git rm``/``mv`` (a deletion), ``> file`` from
-    ``echo``/``printf``/a heredoc (the new content), ``git checkout --``/``git
-    restore`` (content not known)."""
-    found: list[tuple[str, str | None, str | None]] = []
-    heredoc = _HEREDOC.search(command)
-    for line in re.split(
-        r"\s*(?:&&|\|\||;|\n)\s*", command.split("<<", 1)[0] if heredoc else command
-    ):
-        try:
-            words = shlex.split(line)
-        except ValueError:
-            words = line.split()
-        if not words:
-            continue
-        head = posixpath.basename(words[0])
-        if head == "sed" and any(w.startswith("-i") or w == "--in-place" for w in words[1:]):
-            scripts = [w for w in words[1:] if _SED.match(w)]
-            targets = [w for w in words[1:] if not w.startswith("-") and not _SED.match(w)]
-            for script in scripts:
-                sub = _SED.match(script)
-                assert sub is not None
-                for target in targets:
-                    found.append((target, sub.group("old"), sub.group("new")))
-        elif head == "rm" or words[:2] == ["git", "rm"]:
-            found += [(w, None, None) for w in words[1:] if not w.startswith("-") and w != "rm"]
-        elif head == "mv" and len(words) >= 3:
-            found += [(w, None, None) for w in words[1:-1] if not w.startswith("-")]
-        elif words[:2] in (["git", "checkout"], ["git", "restore"]) and "--" in words:
-            found += [(w, "", "") for w in words[words.index("--") + 1 :]]
-        if ">" in line and head in {"echo", "printf", "cat"}:
-            target = (
-                line.rsplit(">", 1)[1].strip().split()[0] if line.rsplit(">", 1)[1].strip() else ""
-            )
-            if target:
-                body = heredoc.group("body") if heredoc else " ".join(words[1:]).split(">")[0]
-                found.append((target.strip("'\""), None, body))
-    return tuple(found)
-
-
-def _sed_applied(text: str, pattern: str, replacement: str) -> str | None:
-    """``text`` after a ``sed`` substitution (its basic regular expression read as
-    Python's, ``&`` and ``\1`` as references), or ``None`` when it does not apply."""
-    try:
-        compiled = re.compile(pattern.replace("\\(", "(").replace("\\)", ")"))
-        python = re.sub(r"(?<!\\)&", r"\\g<0>", replacement)
-        out = compiled.sub(python, text, count=1)
-    except (re.error, IndexError):
-        return None
-    return out if out != text else None
-
-
 def changes(
-    calls: dict[int, ToolCall],
+    actions: Mapping[int, Action],
     ops: Sequence[Operation],
     results: dict[int, ToolResult],
     asked: Callable[[str], bool] = lambda path: False,
 ) -> list[Change]:
     """Every change the agent made to a test file, test configuration or a runner
-    shadow, in ledger order, each with its reasons (see :func:`weakening`); ``calls``
-    and ``results`` are the session's by seq. A file the request asks to change
-    (``asked``) is the agent's to change: no reasons."""
+    shadow, in ledger order, each with its reasons (see :func:`weakening`);
+    ``actions`` are the session's by call seq (every agent's tools read alike),
+    ``results`` its results by seq. A file the request asks to change (``asked``)
+    is the agent's to change: no reasons."""
     files = _Files()
     failures: list[str] = []
     found: list[Change] = []
     for op in ops:
-        call = calls.get(op.call_seq)
-        if call is None:
+        action = actions.get(op.call_seq)
+        if action is None:
             continue
         result = results.get(op.result_seq) if op.result_seq is not None else None
         if op.check is not None and op.ok is False and result is not None:
             failures.append(result.output)
-        name = call.name.lower()
-        args = _arguments(call)
-        if name in _READ_TOOLS and result is not None and op.ok is not False:
-            path = _path_of(args)
-            if path is not None:
-                files.set(path, _NUMBERED.sub("", result.output))
-            continue
         if op.ok is False:
-            continue  # a write that failed changed nothing
-        edits: list[tuple[str, str | None, str | None, str]] = []
-        if op.command is not None:
-            edits = [(p, o, n, files.get(p) or "") for p, o, n in _shell_edits(op.command)]
-            for word in re.findall(r"(?:^|\s)cat\s+(\S+)", op.command):
-                if result is not None and classify(word) is not None:
-                    files.set(word, result.output)
-        elif name in _FILE_TOOLS or (_path_of(args) is not None and name not in _READ_TOOLS):
-            edits = _file_tool_edits(call, files)
-        for path, old, new, context in edits:
+            continue  # a write that failed changed nothing; a failed read showed nothing
+        shown = [t for t in action.touches if t.op == "read" and t.path is not None]
+        if len(shown) == 1 and result is not None and shown[0].path is not None:
+            path = shown[0].path
+            if classify(path) is not None:
+                files.set(path, _unnumbered(result.output))
+        for touch in action.touches:
+            if not touch.changes or touch.path is None:
+                continue
+            path = touch.path
             role = classify(path)
+            if role is None and touch.op == "restore" and path in _WHOLE_TREE:
+                role = "test"  # the whole tree, tests and all, put back from elsewhere
             if role is None:
                 continue
-            known = (old, new) != ("", "")
-            if known and old and new is not None and context and old in context:
-                # the whole file before and after, where the ledger showed it
-                old, new = context, context.replace(old, new, 1)
-            elif known and old and new is not None and context and op.command is not None:
-                replaced = _sed_applied(context, old, new)
-                if replaced is not None:
-                    old, new = context, replaced
+            context = files.get(path)
+            edit = _edit_of(touch, context)
+            if edit is None:
+                continue
             mine = role != "shadow" and asked(path)
-            reasons = weakening(role, old, new, failures, context) if known and not mine else ()
-            whole = bool(context) and old == context
+            reasons: tuple[str, ...] = ()
+            if not mine:
+                reasons = edit.reasons
+                if edit.known and (edit.old, edit.new) != ("", ""):
+                    reasons = tuple(
+                        dict.fromkeys(
+                            (*weakening(role, edit.old, edit.new, failures, context or ""),
+                             *edit.reasons)
+                        )
+                    )  # fmt: skip
+            deleted = touch.op == "delete"
             found.append(
                 Change(
                     op.call_seq,
                     path,
                     role,
                     reasons,
-                    before=None if mine else context or None,
-                    after=new if (whole or old is None) else None,
-                    deleted=new is None,
+                    before=None if mine else context,
+                    after=edit.new if edit.known and (edit.whole or edit.old is None) else None,
+                    deleted=deleted,
                 )
             )
-            if new is None:
+            if deleted:
                 files.set(path, None)
-            elif old is None or (context and old == context):
-                files.set(path, new)
+            elif edit.known and (edit.whole or edit.old is None) and edit.new is not None:
+                files.set(path, edit.new)
+            elif not edit.known:
+                files.set(path, None)  # what it holds now is not known
     return found
 
 

@@ -16,14 +16,14 @@ import bisect
 import functools
 import json
 import re
-import shlex
 from collections.abc import Iterable, Sequence
 
 import msgspec
 
+from donecheck.actors.actions import Action, ActionReader, read_action
 from donecheck.actors.evidence.runner import outcome
 from donecheck.actors.evidence.shell import check_run, normalise_command, simple_commands
-from donecheck.actors.evidence.writes import edits_of, write_paths
+from donecheck.actors.evidence.writes import edits_of
 from donecheck.actors.messages import (
     Check,
     CheckReport,
@@ -51,34 +51,11 @@ __all__ = [
 
 # -------------------------------------------------------------------- commands
 
-_SHELL_TOOL = re.compile(
-    r"(?i)^(?:bash|sh|zsh|shell|run|exec|execute|terminal|cmd|powershell|pwsh|local_shell)$"
-    r"|bash|shell|terminal|run_command|execute_command|run_terminal|exec_command|powershell"
-)
-_COMMAND_KEYS = ("command", "cmd", "script", "commandLine", "command_line", "commands")
-
-
-@functools.lru_cache(maxsize=1024)
-def _is_shell_tool(name: str) -> bool:
-    return _SHELL_TOOL.search(name) is not None
-
 
 def command_of(call: ToolCall) -> str | None:
-    """The shell command a tool call ran, or ``None`` when it is not a shell tool."""
-    if not _is_shell_tool(call.name):
-        return None
-    args = call.arguments
-    if isinstance(args, str):
-        return args.strip() or None
-    for key in _COMMAND_KEYS:
-        value = args.get(key)
-        if isinstance(value, str) and value.strip():
-            return value.strip()
-        if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
-            if len(value) >= 3 and value[0] in {"bash", "sh", "zsh"} and value[1] in {"-c", "-lc"}:
-                return str(value[2]).strip()
-            return " ".join(shlex.quote(v) for v in value)
-    return None
+    """The shell command a tool call ran, or ``None`` when it ran none (read through
+    the dialect table: :func:`~donecheck.actors.actions.read_action`)."""
+    return read_action(call.name, call.arguments).command
 
 
 # ------------------------------------------------------------------ operations
@@ -113,7 +90,9 @@ class Pairing:
     pairs only what is new), :meth:`operations` is what :func:`operations` would
     answer for everything fed so far."""
 
-    __slots__ = ("_by_call", "_finished", "_ops", "_reports", "_writers", "count")
+    __slots__ = (
+        "_by_call", "_finished", "_ops", "_reader", "_reports", "_writers", "actions", "count",
+    )  # fmt: skip
 
     def __init__(self) -> None:
         self.count = 0
@@ -123,6 +102,9 @@ class Pairing:
         self._writers: set[str] = set()
         self._finished: dict[int, float] = {}
         self._reports: list[tuple[int, CheckReport]] = []
+        self._reader = ActionReader()
+        self.actions: dict[int, Action] = {}
+        """Each call's :class:`~donecheck.actors.actions.Action`, by its seq."""
 
     def feed(self, entries: Iterable[LedgerEntry]) -> None:
         ops, by_call, writers = self._ops, self._by_call, self._writers
@@ -130,9 +112,10 @@ class Pairing:
             self.count += 1
             event = entry.event
             if isinstance(event, ToolCall):
-                command = command_of(event)
-                paths = write_paths(event, command)
-                if command is None and paths is not None:
+                action = self._reader.read(event.name, event.arguments)
+                self.actions[entry.seq] = action
+                command = action.command
+                if command is None and action.changes_files:
                     writers.add(event.call_id)
                 by_call[event.call_id] = len(ops)
                 ops.append(
@@ -143,7 +126,9 @@ class Pairing:
                         command=command,
                         check=check_run(command).kind if command else None,
                         at=event.at,
-                        writes=tuple(paths) if paths is not None else (),
+                        writes=action.writes,
+                        action=action.kind,
+                        inferred=action.inferred,
                     )
                 )
             elif isinstance(event, ToolResult):

@@ -22,56 +22,23 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
+from donecheck.actors.actions import Action
 from donecheck.actors.evidence.index import EvidenceIndex
-from donecheck.actors.evidence.pairing import command_of, operations
-from donecheck.actors.evidence.shell import simple_commands
-from donecheck.actors.evidence.writes import EDITOR_TOOLS, PATH_KEYS
+from donecheck.actors.evidence.pairing import Pairing
 from donecheck.actors.messages import (
     ImageRef,
     LedgerEntry,
     Material,
     Operation,
     ReadEvidence,
-    ToolCall,
 )
 
-__all__ = ["INLINE", "read_evidence", "shown_paths"]
+__all__ = ["INLINE", "read_evidence", "reads_of"]
 
-_READ_TOOL = re.compile(
-    r"(?i)^(?:read|read_?file|readfile|view|view_?file|open_?file|get_?file|file_?read|fs_read|"
-    r"cat|read_?document|notebook_?read|read_?notebook|read_?attachment|fetch_?attachment)$"
-)
-_IMAGE_TOOL = re.compile(r"(?i)^(?:read_?image|view_?image|image_?read|look_?at_?image|see_image)$")
-_EXTRA_PATH_KEYS = ("uri", "name", "attachment")
-_PRINTERS = {"cat", "type", "get-content", "gc", "more", "less", "bat", "nl", "tac", "strings"}
-_PARTIAL = {"head", "tail", "sed", "awk", "grep", "rg", "select-string"}
-_METADATA = {
-    "wc",
-    "ls",
-    "dir",
-    "stat",
-    "file",
-    "du",
-    "pdfinfo",
-    "identify",
-    "exiftool",
-    "md5sum",
-    "sha1sum",
-    "sha256sum",
-    "shasum",
-    "cksum",
-    "get-item",
-    "get-childitem",
-    "test",
-    "[",
-    "realpath",
-    "readlink",
-}
-_COPIERS = {"pdftotext", "cp", "mv", "copy", "copy-item", "docx2txt", "unzip"}
 _TEXT_LIKE = (
     "text/",
     "application/json",
@@ -124,47 +91,20 @@ def _material_shingles(material: Material) -> frozenset[int]:
     return frozenset(_shingles(words))
 
 
-def _paths(call: ToolCall) -> list[str]:
-    args = call.arguments
-    if isinstance(args, str):
-        return [args.strip()] if args.strip() else []
-    keys = (*PATH_KEYS, *_EXTRA_PATH_KEYS)
-    found = [str(args[k]) for k in keys if isinstance(args.get(k), str) and args[k]]
-    for key in ("paths", "files"):
-        if isinstance(args.get(key), list):
-            found += [str(p) for p in args[key] if isinstance(p, str)]
-    return found
-
-
 def _base(path: str) -> str:
     return posixpath.basename(path.replace("\\", "/").strip("'\"")).lower()
 
 
-def _writes(argv: Sequence[str]) -> list[str]:
-    """Files a simple command writes: redirections and converters' output arguments."""
-    out = []
-    for i, arg in enumerate(argv):
-        if arg in {">", ">>"} and i + 1 < len(argv):
-            out.append(argv[i + 1])
-        elif arg.startswith(">") and len(arg) > 1 and arg[1:] not in {">", "&1", "&2"}:
-            out.append(arg.lstrip(">"))
-        elif arg in {"-o", "--output", "--outdir", "-outdir"} and i + 1 < len(argv):
-            out.append(argv[i + 1])
-    head = argv[0].lower() if argv else ""
-    if head in _COPIERS and len(argv) >= 3:
-        out.append(argv[-1])
-    return out
+def read_evidence(entries: Sequence[LedgerEntry]) -> list[ReadEvidence]:
+    """Read evidence for every attachment and image of the session, in the order given."""
+    pairing = Pairing()
+    pairing.feed(entries)
+    return reads_of(EvidenceIndex.of(entries), pairing.operations(), pairing.actions)
 
 
-def read_evidence(
-    entries: Sequence[LedgerEntry], ops: Sequence[Operation] | None = None
+def reads_of(
+    index: EvidenceIndex, ops: Sequence[Operation], actions: Mapping[int, Action]
 ) -> list[ReadEvidence]:
-    """Read evidence for every attachment and image of the session, in the order given.
-    ``ops`` are :func:`operations` of ``entries`` when the caller has them."""
-    return reads_of(EvidenceIndex.of(entries), operations(entries) if ops is None else ops)
-
-
-def reads_of(index: EvidenceIndex, ops: Sequence[Operation]) -> list[ReadEvidence]:
     """:func:`read_evidence` from a session's :class:`EvidenceIndex` and operations."""
     targets: dict[str, _Target] = {}
     for ref in index.attachments:
@@ -182,17 +122,16 @@ def reads_of(index: EvidenceIndex, ops: Sequence[Operation]) -> list[ReadEvidenc
         return []
     for target in targets.values():
         target.names = {_base(target.name)}
-    results, calls = index.results, index.calls
+    results = index.results
     for op in ops:
-        call = calls.get(op.call_seq)
+        action = actions.get(op.call_seq)
         result = results.get(op.result_seq) if op.result_seq is not None else None
-        if call is None or result is None or op.ok is False:
+        if action is None or result is None or op.ok is False:
             continue
         eid = f"E{op.result_seq}"
         output = result.output[:_OUTPUT_SCAN]
-        command = command_of(call)
         for target in targets.values():
-            _classify(target, call, command, output, eid)
+            _classify(target, action, output, eid)
     evidence = []
     for t in targets.values():
         status = _status(t)
@@ -207,24 +146,6 @@ def reads_of(index: EvidenceIndex, ops: Sequence[Operation]) -> list[ReadEvidenc
             )
         )
     return evidence
-
-
-def shown_paths(call: ToolCall, command: str | None) -> list[str]:
-    """Files whose content a call showed: a read tool's or an editor view's path, or
-    a file a command printed whole or in part (``cat``, ``head``, ``sed -n`` …)."""
-    if command is None:
-        name = call.name.lower()
-        viewer = (
-            call.name in EDITOR_TOOLS
-            and isinstance(call.arguments, dict)
-            and call.arguments.get("command") == "view"
-        )
-        return _paths(call) if (_READ_TOOL.match(name) or _IMAGE_TOOL.match(name) or viewer) else []
-    shown: list[str] = []
-    for argv in simple_commands(command):
-        if argv and argv[0].lower() in _PRINTERS | _PARTIAL:
-            shown += [a for a in argv[1:] if not a.startswith("-")]
-    return shown
 
 
 def _note(target: _Target, status: ReadStatusName, how: str, eid: str, output: str = "") -> None:
@@ -268,44 +189,35 @@ def _status(target: _Target) -> ReadStatusName | Literal["not_read"]:
     return "not_read"
 
 
-def _classify(target: _Target, call: ToolCall, command: str | None, output: str, eid: str) -> None:
+def _classify(target: _Target, action: Action, output: str, eid: str) -> None:
     names = target.names
     shown = bool(output.strip())
-    if command is None:
-        referred = any(_base(p) in names for p in _paths(call))
-        name = call.name.lower()
-        viewer = (
-            call.name in EDITOR_TOOLS
-            and isinstance(call.arguments, dict)
-            and call.arguments.get("command") == "view"
+    if action.command is None:
+        referred = any(
+            t.path is not None and _base(t.path) in names and t.op == "read" for t in action.touches
         )
-        if referred and (
-            _IMAGE_TOOL.match(name) or (target.image and (_READ_TOOL.match(name) or viewer))
-        ):
-            _note(target, "read", f"viewed with {call.name}", eid, output)
-        elif referred and (_READ_TOOL.match(name) or viewer) and shown:
-            _note(target, "read", f"read with {call.name}", eid, output)
+        if referred and (action.kind == "view" or target.image):
+            _note(target, "read", f"viewed with {action.tool}", eid, output)
+        elif referred and shown:
+            _note(target, "read", f"read with {action.tool}", eid, output)
     else:
-        for argv in simple_commands(command):
-            if not argv:
+        for touch in action.touches:
+            if touch.path is None:
                 continue
-            head = argv[0].lower()
-            args = [a for a in argv[1:] if not a.startswith("-")]
-            if not any(_base(a) in names for a in args):
+            if touch.source is not None and _base(touch.source) in names:
+                names.add(_base(touch.path))  # a copy: reading it later reads the attachment
                 continue
-            writes = {_base(w) for w in _writes(argv)}
-            if writes and not writes & names:
-                names |= writes  # a copy: reading it later reads the attachment
+            if _base(touch.path) not in names:
                 continue
-            if head in _METADATA:
-                _note(target, "metadata_only", f"only its metadata via `{head}`", eid)
-            elif head in _PRINTERS and shown and target.text_like:
-                _note(target, "read", f"printed with `{head}`", eid, output)
-            elif head in _PARTIAL and shown and target.text_like:
-                _note(target, "partial", f"part printed with `{head}`", eid, output)
+            if touch.op == "metadata":
+                _note(target, "metadata_only", f"only its metadata via `{touch.via}`", eid)
+            elif touch.op == "read" and shown and target.text_like:
+                _note(target, "read", f"printed with `{touch.via}`", eid, output)
+            elif touch.op == "partial" and shown and target.text_like:
+                _note(target, "partial", f"part printed with `{touch.via}`", eid, output)
     if target.shingles and "read" not in target.found:
         words = _WORD.findall(output.lower())
         common = len(_shingles(words) & target.shingles) if len(words) >= _SHINGLE else 0
         needed = 1 if len(target.shingles) < 4 else 2
         if common >= needed:
-            _note(target, "read", f"its text appears in the output of {call.name}", eid)
+            _note(target, "read", f"its text appears in the output of {action.tool}", eid)

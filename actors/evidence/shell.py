@@ -1,9 +1,10 @@
 """What a shell line does: its simple commands, the check it runs, and whether its
 exit status can be believed.
 
-* :func:`simple_commands` / :func:`normalise_command` — the commands of a line,
-  wrappers (``uv run``, ``timeout 60``, ``FOO=1``, ``python -m``) stripped, so
-  repeated runs of one check compare equal.
+* :func:`normalise_command` — the commands of a line (read by the one lexer,
+  :mod:`donecheck.actors.actions.shellwords`), wrappers (``uv run``, ``timeout
+  60``, ``FOO=1``, ``python -m``) stripped, so repeated runs of one check compare
+  equal.
 * :func:`check_kind` — whether a line runs a check (tests, linters, type
   checkers, builds) and which.
 * :func:`check_run` — how the line runs its check: whether the line's exit
@@ -19,11 +20,17 @@ open: a runner's summary is believed over a masked exit status.
 from __future__ import annotations
 
 import functools
-import posixpath
 import re
-import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+from donecheck.actors.actions.shellwords import (
+    ENV_ASSIGN,
+    Step,
+    simple_commands,
+    split_words,
+    steps,
+)
 
 __all__ = [
     "CheckRun",
@@ -34,233 +41,6 @@ __all__ = [
     "simple_commands",
     "steps",
 ]
-
-_ENV_ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
-_PLUMBING = re.compile(r"\s\d*>&\d+|\s(?P<fd>\d|&)?>>?\s*/dev/null")
-_GONE = "\x00devnull"
-"""Where ``>/dev/null`` stood: the tokens keep that a command's output went nowhere."""
-_REDIRECT = re.compile(r"^(?:1|&)?>>?(?P<target>.*)$")
-_OPERATORS = {";", ";;", "&", "&&", "||", "|", "|&"}
-_KEYWORDS = {"if", "then", "else", "elif", "do", "while", "until", "{", "(", "!"}
-_CONDITIONS = {"if", "elif", "while", "until", "!"}
-_CLOSERS = {"fi", "done", "}", ")", "esac"}
-_SHELLS = {"bash", "sh", "zsh", "dash"}
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One simple command of a shell line, and the operator that follows it."""
-
-    argv: tuple[str, ...]
-    """Wrappers and shell keywords stripped: ``timeout 60 python -m pytest`` → ``pytest``."""
-    raw: tuple[str, ...]
-    """As written."""
-    after: str = ""
-    """``;``, ``&&``, ``||``, ``|``, ``&`` — or ``""`` at the end of the line."""
-    condition: bool = False
-    """Used as a condition (``if``, ``while``, ``!``): its failure does not fail the line."""
-    program: str = ""
-    """The program as written, wrappers stripped (``./pytest``, ``.venv/bin/pytest``)."""
-    stdout: str = ""
-    """Where its output went instead of the tool's (``/dev/null``, a file), or ``""``."""
-
-
-def _plumbing(match: re.Match[str]) -> str:
-    """``2>&1`` and ``2>/dev/null`` go; a stdout sent to ``/dev/null`` leaves a mark."""
-    if "/dev/null" in match.group(0) and match.group("fd") in (None, "1", "&"):
-        return f" {_GONE} "
-    return " "
-
-
-def _tokens(command: str) -> list[str]:
-    command = _PLUMBING.sub(_plumbing, command).replace("\r", "\n").replace("\n", " ; ")
-    try:
-        lexer = shlex.shlex(command, posix=True, punctuation_chars=";&|()")
-        lexer.whitespace_split = True
-        return list(lexer)
-    except ValueError:  # unbalanced quotes: fall back to whitespace
-        return re.split(r"\s+", command.strip())
-
-
-def _steps(command: str, depth: int = 0) -> list[Step]:
-    found: list[Step] = []
-    raw: list[str] = []
-
-    def close(after: str) -> None:
-        if not raw:
-            if found and after:  # "a ; ; b", or an operator after a closer: keep the later
-                last = found[-1]
-                found[-1] = Step(
-                    last.argv, last.raw, after, last.condition, last.program, last.stdout
-                )
-            return
-        words, stdout = _redirected(list(raw))
-        raw.clear()
-        condition = False
-        while words and words[0] in _KEYWORDS:
-            condition = condition or words[0] in _CONDITIONS
-            words = words[1:]
-        while words and words[-1] in _CLOSERS:
-            words = words[:-1]
-        if not words:
-            return
-        if (
-            depth < 3
-            and len(words) >= 3
-            and posixpath.basename(words[0]) in _SHELLS
-            and words[1] in {"-c", "-lc", "-ec", "-xc", "-ic"}
-        ):
-            inner = _steps(words[2], depth + 1)
-            if inner:
-                last = inner[-1]
-                inner[-1] = Step(
-                    last.argv,
-                    last.raw,
-                    after,
-                    last.condition or condition,
-                    last.program,
-                    last.stdout or stdout,
-                )
-                found.extend(inner)
-                return
-        program = _strip_wrappers(words, keep_path=True)
-        found.append(
-            Step(
-                tuple(_strip_wrappers(words)),
-                tuple(words),
-                after,
-                condition,
-                program[0] if program else "",
-                stdout,
-            )
-        )
-
-    for token in _tokens(command):
-        if token in _OPERATORS or (token and set(token) <= set(";&|")):
-            close(token if token in _OPERATORS else ";")
-        elif token in {"(", ")"}:
-            close("")
-        else:
-            raw.append(token)
-    close("")
-    return found
-
-
-def _redirected(words: list[str]) -> tuple[list[str], str]:
-    """The words without their stdout redirection, and where it sent the output
-    (``/dev/null``, ``out.txt``; ``""`` when the output stayed). ``2>err.txt`` is not a
-    stdout redirection; ``>&2`` was plumbing already."""
-    kept: list[str] = []
-    target = ""
-    i = 0
-    while i < len(words):
-        word = words[i]
-        if word == _GONE:
-            target = "/dev/null"
-        elif (found := _REDIRECT.match(word)) is not None:
-            named = found.group("target")
-            if not named and i + 1 < len(words):
-                i += 1
-                named = words[i]
-            target = named or target
-        else:
-            kept.append(word)
-        i += 1
-    return kept, target
-
-
-@functools.lru_cache(maxsize=8192)
-def steps(command: str) -> tuple[Step, ...]:
-    """The simple commands of a shell line in order, each with the operator after it.
-    Cached: a review re-reads the whole ledger, so the same lines come again and again."""
-    return tuple(_steps(command))
-
-
-@functools.lru_cache(maxsize=8192)
-def simple_commands(command: str) -> tuple[tuple[str, ...], ...]:
-    """The simple commands of a shell line, wrappers stripped."""
-    return tuple(step.argv for step in steps(command))
-
-
-_WRAPPERS: dict[str, frozenset[str]] = {
-    # a command that runs the rest of its line, and its options that take a value
-    "time": frozenset({"-f", "--format", "-o", "--output"}),
-    "nice": frozenset({"-n", "--adjustment"}),
-    "sudo": frozenset({"-u", "--user", "-g", "--group", "-C", "-D", "--chdir", "-h", "-p", "-U"}),
-    "command": frozenset(),
-    "exec": frozenset({"-a"}),
-    "env": frozenset({"-u", "--unset", "-C", "--chdir"}),
-    "nohup": frozenset(),
-    "stdbuf": frozenset({"-i", "-o", "-e", "--input", "--output", "--error"}),
-    "ionice": frozenset({"-c", "--class", "-n", "--classdata", "-p", "-t"}),
-    "taskset": frozenset(),
-    "xvfb-run": frozenset({"-n", "--server-num", "-s", "--server-args", "-e", "--error-file",
-                           "-f", "--auth-file", "-p", "--xauth-protocol", "-w", "--wait"}),
-    "unbuffer": frozenset(),
-    "caffeinate": frozenset(),
-}  # fmt: skip
-_LEADING_VALUE = {"timeout": 1, "taskset": 1, "chrt": 1}
-"""Wrappers whose first operand is theirs (``timeout 60 cmd``, ``taskset 0x1 cmd``)."""
-
-
-def _split_words(text: str) -> list[str]:
-    try:
-        return shlex.split(text)
-    except ValueError:
-        return text.split()
-
-
-def _unwrap(head: str, rest: list[str]) -> list[str]:
-    """``rest`` (the words after wrapper ``head``) without the wrapper's options."""
-    takes_value = _WRAPPERS.get(head, frozenset({"-s", "--signal", "-k", "--kill-after"}))
-    if head == "command" and any(w in {"-v", "-V"} for w in rest[:2]):
-        return []  # `command -v pytest` looks the name up; nothing runs
-    while rest:
-        word = rest[0]
-        if head == "env" and _ENV_ASSIGN.match(word):
-            rest = rest[1:]
-        elif head == "env" and word in {"-S", "--split-string"} and len(rest) > 1:
-            rest = _split_words(rest[1]) + rest[2:]  # env -S 'pytest -q'
-        elif word == "--":
-            rest = rest[1:]
-            break
-        elif word.startswith("-") and len(word) > 1:
-            rest = rest[2:] if word in takes_value else rest[1:]
-        else:
-            break
-    return rest[_LEADING_VALUE.get(head, 0) :]
-
-
-def _strip_wrappers(argv: list[str], *, keep_path: bool = False) -> list[str]:
-    """``FOO=1 timeout 60 uv run python -m pytest -q`` → ``pytest -q`` (with
-    ``keep_path``, the program as written: ``./pytest``, ``.venv/bin/pytest``)."""
-    argv = list(argv)
-    changed = True
-    while argv and changed:
-        changed = False
-        head = posixpath.basename(argv[0])
-        if _ENV_ASSIGN.match(argv[0]):
-            argv = argv[1:]
-            changed = True
-        elif head in _WRAPPERS or head in _LEADING_VALUE:
-            argv = _unwrap(head, argv[1:])
-            changed = True
-        elif head in {"uv", "poetry", "pipenv", "pdm", "hatch", "rye"} and argv[1:2] == ["run"]:
-            argv = argv[2:]
-            changed = True
-        elif head in {"npx", "bunx", "pnpx"}:
-            argv = [a for a in argv[1:] if a not in {"--yes", "-y", "--no-install"}]
-            changed = True
-        elif head in {"pnpm", "yarn", "npm", "bundle"} and argv[1:2] == ["exec"]:
-            argv = argv[2:]
-            changed = True
-        elif re.fullmatch(r"python(?:\d(?:\.\d+)?)?|py", head) and len(argv) > 2:
-            if argv[1] == "-m":
-                argv = argv[2:]
-                changed = True
-    if argv and not keep_path:
-        argv[0] = posixpath.basename(argv[0].replace("\\", "/"))
-    return argv
 
 
 _NOISE = {"cd", "pushd", "popd", "source", ".", "set", "export", "true", ":", "echo", "printf"}
@@ -604,7 +384,7 @@ def _narrowed(kind: str, argv: Sequence[str]) -> str:
             )
         override = _overridden_options(arg, args[i + 1 : i + 2])
         if override is not None and kind == "pytest":
-            inner = _narrowed(kind, (kind, *_split_words(override)))
+            inner = _narrowed(kind, (kind, *split_words(override)))
             if inner:
                 return f"its options were overridden (`addopts={override}`): {inner}"
             continue
@@ -660,14 +440,14 @@ def _narrowed_by_env(kind: str, line: Sequence[Step], i: int) -> str:
         if step.argv[:1] == ("export",):
             assignments += list(step.argv[1:])
     raw = list(line[i].raw)
-    while raw and (_ENV_ASSIGN.match(raw[0]) or raw[0] == "env"):
+    while raw and (ENV_ASSIGN.match(raw[0]) or raw[0] == "env"):
         assignments.append(raw.pop(0))
     for assignment in assignments:
         name, _, value = assignment.partition("=")
         if name not in names or not value.strip():
             continue
         inner = _narrowed(
-            kind, (kind, *_split_words(value.replace("=", " ", 1) if kind == "go test" else value))
+            kind, (kind, *split_words(value.replace("=", " ", 1) if kind == "go test" else value))
         )
         if inner:
             return f"{name}={value!r} set its options: {inner}"

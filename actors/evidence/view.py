@@ -26,23 +26,24 @@ import hashlib
 import heapq
 import json
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TypeVar
 
 import msgspec
 
+from donecheck.actors.actions import Action
 from donecheck.actors.evidence.errors import unresolved_errors
 from donecheck.actors.evidence.excerpt import excerpt_of
 from donecheck.actors.evidence.index import EvidenceIndex
 from donecheck.actors.evidence.integrity import Weakened, changes, weakened
 from donecheck.actors.evidence.pairing import (
+    Pairing,
     checks,
     command_of,
-    operations,
     stands_for,
     unresolved_failures,
 )
-from donecheck.actors.evidence.reads import reads_of, shown_paths
+from donecheck.actors.evidence.reads import reads_of
 from donecheck.actors.evidence.runner import output_summary, report_summary, tool_error
 from donecheck.actors.evidence.scope import scope_of
 from donecheck.actors.evidence.writes import edits_of, script_runs
@@ -119,7 +120,10 @@ def _asked(request: str) -> Callable[[str], bool]:
     check runs): its test changes are then the agent's work, not a weakening."""
 
     def asked(path: str) -> bool:
-        name = path.replace("\\", "/").rsplit("/", 1)[-1]
+        given = path.replace("\\", "/")
+        name = given.rstrip("/").rsplit("/", 1)[-1]
+        if given.endswith("/") or "." not in name:  # a folder: named as one (``tests/``)
+            name += "/"
         return (
             name.lower() in request.lower()
             and asks_to_change(request, name)
@@ -226,19 +230,19 @@ def _latest_per_category(ops: Iterable[Operation]) -> dict[str, Operation]:
 
 
 def _looked(
-    ops: Sequence[Operation], calls: dict[int, ToolCall], results: dict[int, ToolResult]
+    ops: Sequence[Operation], actions: Mapping[int, Action], results: dict[int, ToolResult]
 ) -> dict[str, str]:
     """Files the agent's tools showed → the evidence id of the latest showing."""
     looked: dict[str, str] = {}
     for op in ops:
-        call = calls.get(op.call_seq)
-        if call is None or op.result_seq is None or op.ok is False:
+        action = actions.get(op.call_seq)
+        if action is None or op.result_seq is None or op.ok is False:
             continue
         if op.ok is None:  # no status: the tool showed content, not an error
             result = results.get(op.result_seq)
             if result is None or not result.output.strip() or tool_error(result.output):
                 continue
-        for path in shown_paths(call, op.command):
+        for path in action.shown:
             looked.pop(path, None)
             looked[path] = op.evidence_id
     return looked
@@ -438,22 +442,28 @@ def build_view(
     request: EvidenceRequest,
     *,
     ops: Sequence[Operation] | None = None,
+    actions: Mapping[int, Action] | None = None,
     index: EvidenceIndex | None = None,
     snapshot_targets: int = 24,
     statements: Sequence[ApprovalStatement] | None = None,
 ) -> EvidenceView:
     """The evidence of ``request`` from a session's ``entries`` (seq order), given —
     when the caller keeps them as the log grows, as the ledger does — the session's
-    operations ``ops``, its :class:`~.index.EvidenceIndex` and the approval
-    statements of ``entries`` (:func:`entry_sources`). With all three no entry is
-    read again: only what they hold."""
+    operations ``ops`` and their ``actions`` (a :class:`~.pairing.Pairing`'s), its
+    :class:`~.index.EvidenceIndex` and the approval statements of ``entries``
+    (:func:`entry_sources`). With all of them no entry is read again: only what
+    they hold."""
     index = index if index is not None else EvidenceIndex.of(entries, snapshot_targets)
-    session_ops = list(ops) if ops is not None else operations(entries)
+    if ops is None or actions is None:
+        pairing = Pairing()
+        pairing.feed(entries)
+        ops, actions = pairing.operations(), pairing.actions
+    session_ops = list(ops)
     scope = scope_of(index.starts, request.request_id, request.request, session_ops)
     scoped = [op for op in session_ops if scope.includes(op.call_seq)]
     scoped_edits = [e for e in edits_of(session_ops) if scope.includes(e.seq)]
     results, reports, calls = index.results, index.reports, index.calls
-    found = changes(calls, scoped, results, _asked(request.request))
+    found = changes(actions, scoped, results, _asked(request.request))
     weak = weakened(scoped, found, results, reports)
     ops_ = [_demoted(op, weak[op.call_seq]) if op.call_seq in weak else op for op in scoped]
     writes = [e for e in scoped_edits if e.ok is not False]
@@ -504,7 +514,7 @@ def build_view(
             named.pop(edit.path, None)
             named[edit.path] = edit
     unnamed = [e.seq for e in writes if e.path is None][-3:]
-    looked = _looked(ops_, calls, results)
+    looked = _looked(ops_, actions, results)
     materials = list(index.materials.values())
     start = index.start_of(request.request_id)
     approvals: list[ApprovalStatement] = []
@@ -524,7 +534,7 @@ def build_view(
             )
         ),
         materials=tuple(materials),
-        reads=tuple(reads_of(index, session_ops)),
+        reads=tuple(reads_of(index, session_ops, actions)),
         failed=capped("failed", failed),
         weakened=tuple(unfailed),
         errors=capped("errors", unresolved_errors(ops_, scoped_edits, results)),

@@ -6,166 +6,46 @@ import functools
 import re
 from collections.abc import Iterable
 
-from donecheck.actors.messages import Edit, FileSnapshot, LedgerEntry, Operation, ToolCall
+from donecheck.actors.actions.shellwords import steps, strip_wrappers
+from donecheck.actors.messages import Edit, FileSnapshot, LedgerEntry, Operation
 
 __all__ = [
-    "EDITOR_TOOLS",
-    "PATH_KEYS",
     "edits_of",
     "last_edit_seq",
     "script_runs",
     "snapshots",
-    "write_paths",
 ]
 
-_WRITE_TOOLS = {
-    "write",
-    "write_file",
-    "create_file",
-    "edit",
-    "edit_file",
-    "multiedit",
-    "multi_edit",
-    "str_replace",
-    "replace_in_file",
-    "insert",
-    "insert_text",
-    "apply_patch",
-    "patch",
-    "notebookedit",
-    "notebook_edit",
-    "append_file",
-    "append_to_file",
-    "delete_file",
-    "move_file",
-    "rename_file",
-    "create",
-    "overwrite_file",
-    "save_file",
-    "update_file",
-}
-EDITOR_TOOLS = {"str_replace_editor", "str_replace_based_edit_tool", "text_editor"}
-"""Editor tools that read (``command: view``) or write, depending on their command."""
-_EDITOR_WRITES = {"create", "str_replace", "insert", "undo_edit"}
-PATH_KEYS = (
-    "path",
-    "file_path",
-    "filepath",
-    "filename",
-    "file",
-    "target_file",
-    "notebook_path",
-    "target",
-    "destination",
+_RUNS_SCRIPTS = re.compile(
+    r"^(?:python[\d.]*|pypy[\d.]*|bash|sh|zsh|dash|node|nodejs|ruby|perl|php|bun|tsx|ts-node)$"
 )
-"""Argument names under which file tools take the path they act on."""
-_PATCH_PATHS = re.compile(r"(?m)^(?:\*\*\* (?:Add|Update|Delete) File: |\+\+\+ (?:b/)?)(\S+)")
-_SHELL_WRITE = re.compile(
-    r"""(?x)
-    (?:^|[^0-9&>])>>?[ \t]*(?!&|/dev/null)(?P<redir>"[^"]*"|'[^']*'|[^\s;&|]+)   # > file, >> file
-    | \btee\s+(?:-a\s+)?(?P<tee>"[^"]*"|'[^']*'|[^\s;&|]+)
-    | \b(?:sed|perl)\s+(?:-[a-zA-Z]*i[a-zA-Z]*\S*)\s.*?
-      (?P<sed>"[^"]*"|'[^']*'|[^\s;&|]+)\s*(?:$|[;&|])
-    | \b(?P<verb>git\s+apply|git\s+checkout|git\s+restore|patch\b|cp\b|mv\b|rm\b|touch\b)
-    """
-)
-
-
-def write_paths(call: ToolCall, command: str | None) -> list[str | None] | None:
-    """Paths a call writes (``None`` inside the list for an unnamed target)."""
-    if command is not None:
-        shell = _shell_write_paths(command)
-        return list(shell) if shell else None
-    name = call.name.lower()
-    args = call.arguments if isinstance(call.arguments, dict) else {}
-    if name in EDITOR_TOOLS:
-        if args.get("command") not in _EDITOR_WRITES:
-            return None
-    elif name not in _WRITE_TOOLS:
-        return None
-    for key in PATH_KEYS:
-        value = args.get(key)
-        if isinstance(value, str) and value:
-            return [value]
-    patch = args.get("patch") or args.get("input") or args.get("diff")
-    if isinstance(call.arguments, str):
-        patch = call.arguments
-    if isinstance(patch, str):
-        found: list[str | None] = list(dict.fromkeys(_PATCH_PATHS.findall(patch)))
-        if found:
-            return found
-    return [None]
-
-
-_HEREDOC = re.compile(
-    r"""<<-?[ \t]*(['"]?)([A-Za-z_][\w-]*)\1[^\n]*\n.*?(?:\n[ \t]*\2[ \t]*(?=\n|$)|\Z)""", re.S
-)
-
-
-_FILE_VERB = re.compile(r"\b(?:tee|cp|mv|touch|rm)\b")
-_IN_PLACE = re.compile(r"\b(?:sed|perl)\s+-[a-zA-Z]*i")
-
-
-def shell_code(command: str) -> str:
-    """``command`` with what is text, not shell, blanked out: here-document bodies
-    (``git commit -m "$(cat <<'EOF' … <a@b.c>\nEOF)"``) and the inside of quoted
-    strings, but a quoted redirection target (``> "out file.txt"``) and a quoted
-    argument of a file verb stay. The length is kept, so offsets still match."""
-    if "'" not in command and '"' not in command and "<<" not in command:
-        return command  # nothing but shell
-    command = _HEREDOC.sub(
-        lambda m: m.group(0)[: m.start(2) - m.start() + len(m.group(2))].ljust(len(m.group(0))),
-        command,
-    )
-    out = list(command)
-    quote = ""
-    keep = False
-    for i, ch in enumerate(command):
-        if quote:
-            if ch == quote and (quote == "'" or command[i - 1] != "\\"):
-                quote = ""
-            elif not keep and ch != "\n":
-                out[i] = " "
-        elif ch in "'\"":
-            quote = ch
-            before = command[:i].rstrip(" \t")
-            segment = re.split(r"[;&|\n]", before)[-1]
-            keep = (
-                before.endswith(">")
-                or _FILE_VERB.search(segment) is not None
-                # sed -i 's/a/b/' "my file.py": the script is text, the file is not
-                or (_IN_PLACE.search(segment) is not None and ("'" in segment or '"' in segment))
-            )
-    return "".join(out)
-
-
-@functools.lru_cache(maxsize=8192)
-def _shell_write_paths(command: str) -> tuple[str | None, ...]:
-    """The paths a shell command writes (``None`` for a write verb's unnamed target)."""
-    paths: list[str | None] = []
-    for match in _SHELL_WRITE.finditer(shell_code(command)):
-        path = match.group("redir") or match.group("tee") or match.group("sed")
-        if path is not None and path.strip("'\" "):
-            paths.append(path.strip("'\""))
-        elif match.group("verb"):
-            paths.append(None)
-    return tuple(dict.fromkeys(paths))
-
-
-_RUN_SCRIPT = re.compile(
-    r"""(?x)(?:^|[;&|(]\s*|\bthen\s+|\bdo\s+)
-    (?:sudo\s+)?(?:(?:python[\d.]*|bash|sh|zsh|node|ruby|perl|php|deno\s+run|bun|tsx|ts-node)
-    \s+(?:-[^\s-]\S*\s+)*(?P<script>[^\s;&|-][^\s;&|]*)
-    | (?P<exe>\.{0,2}/[^\s;&|]+))"""
-)
+"""Programs whose first operand is a script they run (``python gen.py``)."""
 
 
 @functools.lru_cache(maxsize=8192)
 def _scripts(command: str) -> tuple[str, ...]:
     """The files a shell command runs as programs: ``python gen.py``, ``bash
-    setup.sh``, ``./make.sh``, ``/tmp/x/run.sh``."""
-    found = [m.group("script") or m.group("exe") for m in _RUN_SCRIPT.finditer(command)]
-    return tuple(dict.fromkeys(p.strip("'\"") for p in found if p))
+    setup.sh``, ``./make.sh``, ``/tmp/x/run.sh``, ``deno run x.ts``."""
+    found: list[str] = []
+    for step in steps(command):
+        argv = list(strip_wrappers(step.raw, keep_path=True))
+        if not argv:
+            continue
+        program = argv[0].replace("\\", "/")
+        head = program.rsplit("/", 1)[-1]
+        if head == "deno" and argv[1:2] == ["run"]:
+            argv = argv[1:]
+            head = "deno"
+        if _RUNS_SCRIPTS.match(head) or head == "deno":
+            for arg in argv[1:]:
+                if arg in {"-c", "-m", "-e", "--eval", "-p", "--print", "-"}:
+                    break  # inline code, a module, standard input: no script file
+                if not arg.startswith("-"):
+                    found.append(arg)
+                    break
+        elif program.startswith(("./", "../", "/")):
+            found.append(program)
+    return tuple(dict.fromkeys(found))
 
 
 def _base(path: str) -> str:
