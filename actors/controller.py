@@ -71,6 +71,8 @@ from donecheck.actors.messages import (
     SessionSummary,
     SetPolicy,
     Steer,
+    TaskInfo,
+    TaskQuery,
     TurnStopping,
     UsageSummary,
     UserInput,
@@ -217,6 +219,7 @@ class CompletionController:
             "prepared": 0,
             "prepare_failures": 0,
             "dropped": 0,
+            "reports": 0,
         }
         self._timing = {"review_call_s": 0.0}
         if settle_gc:
@@ -226,13 +229,13 @@ class CompletionController:
 
     async def handle(
         self, msg: ControllerInbox
-    ) -> ControllerAction | Ack | ReportCard | Verdict | NoVerdict:
+    ) -> ControllerAction | Ack | ReportCard | TaskInfo | Verdict | NoVerdict:
         self._stats["calls"] += 1
         return await self._handle(msg)
 
     async def _handle(
         self, msg: ControllerInbox
-    ) -> ControllerAction | Ack | ReportCard | Verdict | NoVerdict:
+    ) -> ControllerAction | Ack | ReportCard | TaskInfo | Verdict | NoVerdict:
         await self._load(msg.session_id)
         try:
             return await self._dispatch(msg)
@@ -249,7 +252,7 @@ class CompletionController:
 
     async def _dispatch(
         self, msg: ControllerInbox
-    ) -> ControllerAction | Ack | ReportCard | Verdict | NoVerdict:
+    ) -> ControllerAction | Ack | ReportCard | TaskInfo | Verdict | NoVerdict:
         match msg:
             case TurnStopping():
                 return await self._turn_stopping(msg)
@@ -267,6 +270,13 @@ class CompletionController:
                 return await self._milestone(msg)
             case ReportQuery():
                 return await self._report(msg)
+            case TaskQuery():
+                found = self._get(msg.session_id, closed_ok=True)
+                return TaskInfo(
+                    session_id=msg.session_id,
+                    request_id=found.state.task.request_id,
+                    closed=found.state.closed,
+                )
             case SessionClosed():
                 card = await self._report(ReportQuery(session_id=msg.session_id))
                 session = self._get(msg.session_id, closed_ok=True)
@@ -527,6 +537,7 @@ class CompletionController:
             return None
 
     async def _report(self, msg: ReportQuery) -> ReportCard:
+        self._stats["reports"] += 1
         session = self._get(msg.session_id, closed_ok=True)
         task = session.state.task
         if msg.request_id is not None and msg.request_id != task.request_id:

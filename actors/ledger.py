@@ -35,7 +35,7 @@ from donecheck.actors.errors import StoreError
 from donecheck.actors.evidence.fingerprint import RunningFingerprint
 from donecheck.actors.evidence.index import EvidenceIndex
 from donecheck.actors.evidence.pairing import Pairing
-from donecheck.actors.evidence.view import SourceReader, build_view
+from donecheck.actors.evidence.view import SourceReader, ViewParts, base_view, completed
 from donecheck.actors.evidence.writes import edits_of
 from donecheck.actors.messages import (
     AppendAck,
@@ -79,6 +79,18 @@ def event_id_of(event: LedgerEvent) -> str:
 
 
 @dataclass(slots=True)
+class _Views:
+    """A request's evidence on a log of ``length`` entries: its base view and parts
+    (:func:`~.evidence.view.base_view`), and each completed view by what was asked."""
+
+    key: tuple[str, str, int]
+    """(request id, request text, log length)."""
+    base: EvidenceView
+    parts: ViewParts
+    done: dict[tuple[bool, bool, int], EvidenceView] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
 class _SessionLog:
     entries: list[LedgerEntry] = field(default_factory=list)
     by_event_id: dict[str, int] = field(default_factory=dict)
@@ -95,9 +107,9 @@ class _SessionLog:
     sources: SourceReader | None = None
     """The approval statements of the entries read so far (made at the first review
     that asks for them: an idle session holds none)."""
-    last_view: tuple[EvidenceRequest, int, EvidenceView] | None = None
-    """The latest evidence view, for the request it answered and the log's length:
-    asked again before the log grows, it is not worked out twice."""
+    views: _Views | None = None
+    """The latest request's view, built once per request and log length, and what
+    each ask added to it (:meth:`EvidenceLedger.evidence`)."""
 
     def fingerprint(self) -> str:
         """:func:`~.evidence.fingerprint` of the log, fed only the entries added since
@@ -148,7 +160,7 @@ class _SessionLog:
     def forget_derived(self) -> None:
         """Drop what is derived from the entries (rebuilt from them when needed)."""
         self.pairing, self.running, self.ops = Pairing(), RunningFingerprint(), None
-        self.index, self.sources, self.last_view = None, None, None
+        self.index, self.sources, self.views = None, None, None
 
     @property
     def registered(self) -> bool:
@@ -181,6 +193,7 @@ class EvidenceLedger:
             "duplicates": 0,
             "views": 0,
             "evidence": 0,
+            "views_built": 0,
             "loads": 0,
             "evicted": 0,
             "conflicts": 0,
@@ -391,21 +404,31 @@ class EvidenceLedger:
         once per entry, the view itself kept until the log grows."""
         self._stats["evidence"] += 1
         log = self._log(request.session_id)
-        known = log.last_view
-        if known is not None and known[0] == request and known[1] == len(log.entries):
-            return known[2]
-        ops: list[Operation] = log.operations()
-        view = build_view(
-            log.entries,
-            request,
-            ops=ops,
-            actions=log.pairing.actions,
-            index=log.evidence_index(self._snapshot_targets),
-            snapshot_targets=self._snapshot_targets,
-            statements=log.approvals() if request.approvals else None,
-        )
-        view = msgspec.structs.replace(view, fingerprint=log.fingerprint())
-        log.last_view = (request, len(log.entries), view)
+        key = (request.request_id, request.request, len(log.entries))
+        views = log.views
+        if views is None or views.key != key:
+            self._stats["views_built"] += 1
+            base, parts = base_view(
+                log.entries,
+                request,
+                ops=log.operations(),
+                actions=log.pairing.actions,
+                index=log.evidence_index(self._snapshot_targets),
+                snapshot_targets=self._snapshot_targets,
+            )
+            views = log.views = _Views(key, base, parts)
+        asked = (request.prompt, request.approvals, request.excerpt_chars if request.prompt else 0)
+        view = views.done.get(asked)
+        if view is None:
+            view = completed(
+                views.base,
+                views.parts,
+                request,
+                log.entries,
+                statements=log.approvals() if request.approvals else None,
+            )
+            view = msgspec.structs.replace(view, fingerprint=log.fingerprint())
+            views.done[asked] = view
         return view
 
     def evidence_packed(self, request: EvidenceRequest) -> bytes:

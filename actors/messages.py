@@ -115,6 +115,8 @@ __all__ = [
     "Settled",
     "Steer",
     "SuiteChange",
+    "TaskInfo",
+    "TaskQuery",
     "ToolCall",
     "ToolResult",
     "TurnStopping",
@@ -647,7 +649,7 @@ class ApprovalStatement(Message, frozen=True, kw_only=True):
 
     approved: bool
     units: frozenset[str]
-    """What it is about: content words (:func:`~donecheck.actors.review.approval.subject_units`)."""
+    """What it is about: content words (:func:`~donecheck.actors.words.approval.subject_units`)."""
     cite: str
     sentence: str
 
@@ -719,6 +721,9 @@ class EvidenceView(Message, frozen=True, kw_only=True):
     """Approval statements of the request, user inputs, tool outputs and materials
     (``EvidenceRequest.approvals``)."""
     truncated: tuple[str, ...] = ()
+    inferred: tuple[str, ...] = ()
+    """Tools of the request no row of the agent dialect table names, each as ``"name:
+    kind:E<seq>"``: what they did was read from the shape of their arguments."""
     # what a judge's prompt shows (EvidenceRequest.prompt)
     checks: tuple[Check, ...] = ()
     edits: tuple[Edit, ...] = ()
@@ -861,6 +866,21 @@ class Cancel(Message, frozen=True, kw_only=True):
 class ReportQuery(Message, frozen=True, kw_only=True):
     session_id: str
     request_id: str | None = None
+
+
+class TaskQuery(Message, frozen=True, kw_only=True):
+    """Which task a session is on: a hook's handle needs only its request id, not the
+    whole card and its usage (:class:`ReportQuery`)."""
+
+    session_id: str
+
+
+class TaskInfo(Message, frozen=True, kw_only=True):
+    """The answer to :class:`TaskQuery`."""
+
+    session_id: str
+    request_id: str
+    closed: bool = False
 
 
 class SessionSummary(Message, frozen=True, kw_only=True):
@@ -1039,6 +1059,7 @@ ControllerInbox: TypeAlias = (
     | Cancel
     | SessionClosed
     | ReportQuery
+    | TaskQuery
     | SetPolicy
     | MilestoneCheck
 )

@@ -76,11 +76,9 @@ from donecheck.actors.messages import (
 )
 from donecheck.actors.peers import BudgetPort, LedgerPort, LocalBudgets
 from donecheck.actors.process import process_facts
-from donecheck.actors.review.approval import claim_contexts, vet_acceptance
 from donecheck.actors.review.combine import combine, fallback, noted
 from donecheck.actors.review.preanalysis import (
     extract_acceptance,
-    material_key,
     parse_preanalysis,
     preanalysis_messages,
 )
@@ -92,6 +90,8 @@ from donecheck.actors.review.prompt import (
 )
 from donecheck.actors.review.rules import acceptance_of, review_by_rules, tagged
 from donecheck.actors.review.verdicts import parse_verdict
+from donecheck.actors.words.approval import claim_contexts, vet_acceptance
+from donecheck.actors.words.attachments import material_key
 
 __all__ = ["Reviewer"]
 

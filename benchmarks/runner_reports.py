@@ -35,7 +35,7 @@ CORPUS = Path(__file__).resolve().parents[1] / "tests" / "corpus"
 
 def _is_test(command: str | None) -> bool:
     from donecheck.actors.evidence.shell import check_run
-    from donecheck.actors.review.claims import category_of_check
+    from donecheck.actors.words.claims import category_of_check
 
     kind = check_run(command).kind if command else None
     return kind is not None and "test" in category_of_check(kind)

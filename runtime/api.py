@@ -25,9 +25,9 @@ from donecheck.actors.messages import (
     MaterialRecorded,
     ParseRequest,
     Policy,
-    ReportQuery,
     SessionOpened,
     SessionSummary,
+    TaskQuery,
 )
 from donecheck.runtime.attachments import (
     Loaded,
@@ -315,12 +315,12 @@ class DoneCheck:
         """A handle to a session opened elsewhere (another process, an earlier call)."""
         check_session_id(session_id)
         controller = self.deployment.controller_for(session_id)
-        card = calls.get(
-            calls.ask(controller, ReportQuery(session_id=session_id)),
+        task = calls.get(
+            calls.ask(controller, TaskQuery(session_id=session_id)),
             actor="controller",
             timeout_s=self.config.call_timeout_s,
         )
-        return Session(self.deployment, self.clock, session_id, card.request_id)
+        return Session(self.deployment, self.clock, session_id, task.request_id)
 
     def sessions(self, limit: int = 100) -> list[SessionSummary]:
         """The deployment's sessions, most recently updated first (at most ``limit``)."""

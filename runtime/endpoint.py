@@ -16,7 +16,7 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from donecheck.actors.errors import InputError
 
@@ -32,18 +32,20 @@ __all__ = [
     "session_id_for",
 ]
 
-Agent = Literal["claude-code", "codex"]
-_PREFIX = {"claude-code": "claude", "codex": "codex"}
+Agent = str
+"""An agent CLI by the name its adapter is registered under (:mod:`.clients`)."""
 
 
 def session_id_for(payload: dict[str, Any], agent: Agent = "claude-code") -> str:
-    """The DoneCheck session of an agent's hook payload: ``claude-<its session_id>``."""
+    """The DoneCheck session of an agent's hook payload: ``<prefix>-<its session_id>``
+    (``claude-…``, ``codex-…``: each adapter's prefix)."""
     given = payload.get("session_id")
     if not isinstance(given, str) or not given:
         raise InputError("the hook payload has no session_id")
     from donecheck.actors.ids import check_session_id
+    from donecheck.runtime.clients import adapter
 
-    return check_session_id(f"{_PREFIX[agent]}-{given}")
+    return check_session_id(f"{adapter(agent).prefix}-{given}")
 
 
 @dataclass(frozen=True, slots=True)

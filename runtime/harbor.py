@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from donecheck.actors.errors import InputError
-from donecheck.actors.review.claims import asks_user, unfinished
+from donecheck.actors.words.claims import asks_user, unfinished
 from donecheck.runtime.transcripts.claude import subagent_files
 from donecheck.runtime.transcripts.detect import load_transcript
 from donecheck.runtime.transcripts.openai import Transcript

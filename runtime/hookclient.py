@@ -1,4 +1,4 @@
-"""``donecheck hook``: the thin client Claude Code's and Codex's command hooks run.
+"""``donecheck hook``: the thin client an agent CLI's command hooks run.
 
 It reads the hook payload on stdin, sends it to the running ``donecheck serve``
 (found through its runtime file) and prints the service's answer for the client.
@@ -38,9 +38,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--timeout", type=float, default=600.0, help="seconds to wait for a review (600)"
     )
+    from donecheck.runtime.clients import names
+
     parser.add_argument(
         "--agent",
-        choices=["claude-code", "codex"],
+        choices=names(),
         default="claude-code",
         help="whose hook payload it is (default: claude-code)",
     )
@@ -53,7 +55,7 @@ def _error(message: str) -> None:
 def main(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="donecheck hook",
-        description="Send one Claude Code or Codex hook payload (JSON on stdin) to the "
+        description="Send one agent CLI's hook payload (JSON on stdin) to the "
         "running 'donecheck serve' and print its answer.",
     )
     add_arguments(parser)
@@ -113,7 +115,7 @@ def _session_start(payload: dict[str, object], agent: str) -> int:
 
     target = os.environ.get("CLAUDE_ENV_FILE")
     try:
-        session = session_id_for(payload, "codex" if agent == "codex" else "claude-code")
+        session = session_id_for(payload, agent)
     except DoneCheckError as exc:
         _error(f"hook payload: {exc}")
         return EXIT_FAILURE

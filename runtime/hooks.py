@@ -1,28 +1,25 @@
-"""Claude Code and Codex hooks: feed DoneCheck from the agent's own lifecycle events.
+"""Agent CLI hooks: feed DoneCheck from the agent's own lifecycle events.
 
-``donecheck install claude-code|codex`` writes the configuration; each event comes
-here (through ``donecheck hook`` on stdin, or Claude Code's ``http`` hook):
+``donecheck install <agent>`` writes the configuration; each event comes here
+(through ``donecheck hook`` on stdin, or an ``http`` hook). What a payload means and
+how the answer looks is the agent's adapter's (:mod:`donecheck.runtime.clients`); what
+DoneCheck does with it is the same for every agent:
 
-* ``UserPromptSubmit`` opens the session or starts a new task in it — unless the
-  "prompt" is not the user's: a Stop hook's continuation or a client's notice (a
-  background sub-agent's ``<task-notification>``) continues the task it belongs to.
-* ``PostToolUse`` / ``PostToolUseFailure`` record the call and its result as the
-  client sent them (Claude Code's ``tool_response`` objects and its failure's
-  ``error`` text, "Exit code N" included; Codex's plain-string results and its
-  ``apply_patch`` patch under ``tool_input.command``), and snapshot the files a file
-  tool or a patch wrote.
-* ``Stop`` reviews ``last_assistant_message`` on what the hooks recorded. The
-  transcript file is written asynchronously and may lag the hook (the final message,
-  even the last tool result, not yet there), so it is read only where the hooks
-  recorded no tool call — a configuration with a Stop hook alone — and then only once
-  it holds the answer under review, and only its steps after the last one the ledger
-  has: nothing older is ever appended after something newer. A stop while a
-  background sub-agent still runs is not reviewed: the turn that reads its result is.
-  The answer to a steer is the client's own way to keep the agent going: Claude Code's
-  ``hookSpecificOutput.additionalContext`` (its ``decision: block`` is shown to the
-  user as an error), Codex's ``decision: block`` with the checklist as ``reason``;
-  both with a ``systemMessage`` the user sees, and within the clients' size limits.
-* ``Interrupt`` (Codex) and ``SessionEnd`` cancel a task the agent never finished.
+* a **prompt** opens the session or starts a new task in it — unless the "prompt" is
+  not the user's: a Stop hook's continuation or a client's notice (a background
+  sub-agent's ``<task-notification>``) continues the task it belongs to.
+* a finished **tool** call is recorded with its result as the client sent them, and
+  the files a file tool or a patch wrote are snapshotted.
+* a **stop** reviews the answer on what the hooks recorded. The transcript file is
+  written asynchronously and may lag the hook (the final message, even the last tool
+  result, not yet there), so it is read only where the hooks recorded no tool call — a
+  configuration with a Stop hook alone — and then only once it holds the answer under
+  review, and only its steps after the last one the ledger has: nothing older is ever
+  appended after something newer. A stop while a background sub-agent still runs is
+  not reviewed: the turn that reads its result is. A steer is answered the client's
+  own way to keep the agent going, with a note the user sees, within the clients'
+  size limits.
+* an **interrupt** or the session's **end** cancels a task the agent never finished.
 
 The block cap (:class:`BlockCap`) is a last guard; the loop's round limit ends a task
 first, with its end reason on the card.
@@ -33,7 +30,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 import threading
 import time
 import weakref
@@ -46,11 +42,10 @@ from typing import Any
 from donecheck.actors.actions import read_action
 from donecheck.actors.errors import InputError, TranscriptError, UnknownSessionError
 from donecheck.actors.messages import ControllerAction, Steer, ToolCall
+from donecheck.runtime.clients import adapter, adapters
 from donecheck.runtime.endpoint import Agent, session_id_for
 from donecheck.runtime.gates import find_gates, watch_gates
 from donecheck.runtime.replay import NewInput, ToolImages, replay_events
-from donecheck.runtime.transcripts.claude import load_claude_jsonl, response_images, tool_output
-from donecheck.runtime.transcripts.codex import codex_arguments, load_codex
 from donecheck.runtime.transcripts.openai import Transcript, named_tool_images
 from donecheck.runtime.transcripts.roles import not_the_users
 
@@ -72,7 +67,6 @@ MESSAGE_LIMIT = 9_000
 output over 10,000 characters to a file the model must open itself."""
 TRANSCRIPT_WAIT_S = 3.0
 """How long a Stop waits for a lagging transcript to hold the answer it reviews."""
-_EXIT_CODE = re.compile(r"^\s*(?:Error: )?Exit code:? (-?\d+)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,7 +160,7 @@ def stop_event_id(payload: dict[str, Any], answer: str, agent: Agent = "claude-c
 
 def _load(path: str, agent: Agent) -> Transcript | None:
     try:
-        return load_codex(path) if agent == "codex" else load_claude_jsonl(path)
+        return adapter(agent).load_log(path)
     except TranscriptError:
         return None
 
@@ -222,14 +216,12 @@ def _replay_new_steps(session: Any, transcript: Transcript) -> None:
 
 
 def checklist_of(output: dict[str, Any]) -> str | None:
-    """The checklist a hook's answer hands the agent (Claude Code's additionalContext,
-    Codex's block reason), or ``None`` when it lets the agent stop."""
-    specific = output.get("hookSpecificOutput")
-    if isinstance(specific, dict) and specific.get("hookEventName") == "Stop":
-        found = specific.get("additionalContext")
-        return str(found) if found else None
-    if output.get("decision") == "block":
-        return str(output.get("reason") or "")
+    """The checklist a hook's answer hands the agent (whichever agent it answers), or
+    ``None`` when it lets the agent stop."""
+    for client in adapters():
+        found = client.checklist_of(output)
+        if found is not None:
+            return found
     return None
 
 
@@ -253,35 +245,6 @@ def _known(dc: Any, payload: dict[str, Any], agent: Agent) -> Any | None:
         return dc.session(session_id_for(payload, agent))
     except UnknownSessionError:
         return None
-
-
-def hook_arguments(name: str, given: Any, agent: Agent) -> dict[str, Any] | str:
-    """A tool call's arguments as the ledger reads them. Codex sends its shell tool as
-    ``Bash`` with ``{"command": str}`` and ``apply_patch`` with the whole patch under
-    ``command``: the patch becomes the call's ``input``, as in a Codex rollout."""
-    arguments: dict[str, Any] | str = given if isinstance(given, dict) else {}
-    if agent != "codex":
-        return arguments
-    if name == "apply_patch" and isinstance(arguments, dict):
-        patch = arguments.get("command") or arguments.get("input") or arguments.get("patch")
-        return {"input": str(patch or "")}
-    shaped = codex_arguments(name, arguments)
-    return shaped if isinstance(shaped, dict) else arguments
-
-
-def hook_output(payload: dict[str, Any]) -> tuple[str, bool | None, int | None]:
-    """Output, ok and exit status of a PostToolUse / PostToolUseFailure payload."""
-    if payload.get("hook_event_name") == "PostToolUseFailure":
-        error = payload.get("error")
-        text, code = tool_output(error)
-        found = _EXIT_CODE.match(text)
-        if code is None and found:
-            code = int(found.group(1))
-        if payload.get("is_interrupt"):
-            text += "\n[interrupted]"
-        return text, False, code
-    text, code = tool_output(payload.get("tool_response"))
-    return text, None, code
 
 
 def _written(name: str, arguments: dict[str, Any] | str) -> list[str]:
@@ -311,29 +274,25 @@ def _prompt(dc: Any, payload: dict[str, Any], agent: Agent, state: HookState) ->
 
 def _tool(dc: Any, payload: dict[str, Any], agent: Agent, state: HookState) -> HookReply:
     session = _session(dc, payload, agent)
-    name = str(payload.get("tool_name", "?"))
-    arguments = hook_arguments(name, payload.get("tool_input"), agent)
-    given = payload.get("tool_use_id")
-    if isinstance(given, str) and given:
-        call_id = given
-    else:  # stable across hook processes (hash() is salted per process)
-        raw = json.dumps([name, arguments], sort_keys=True, default=str).encode()
-        call_id = f"{name}-{hashlib.blake2b(raw, digest_size=8).hexdigest()}"
-    output, ok, code = hook_output(payload)
-    response = payload.get("tool_response")
-    images = named_tool_images(call_id, response_images(response))
+    tool = adapter(agent).tool(payload)
+    call_id = tool.call_id
+    if call_id is None:  # stable across hook processes (hash() is salted per process)
+        raw = json.dumps([tool.name, tool.arguments], sort_keys=True, default=str).encode()
+        call_id = f"{tool.name}-{hashlib.blake2b(raw, digest_size=8).hexdigest()}"
+    images = named_tool_images(call_id, tool.images)
     refs = session.attach_tool_images(call_id, images) if images else ()
     session.record(
         [
-            session.tool_call_event(name, arguments, call_id, event_id=f"call:{call_id}"),
+            session.tool_call_event(tool.name, tool.arguments, call_id, event_id=f"call:{call_id}"),
             session.tool_result_event(
-                call_id, output, ok, code, event_id=f"result:{call_id}", images=refs
+                call_id, tool.output, tool.ok, tool.exit_code, event_id=f"result:{call_id}",
+                images=refs,
             ),
         ]
-    )
+    )  # fmt: skip
     state.recorded(session.session_id)
     cwd = str(payload.get("cwd") or ".")
-    for n, path in enumerate(_written(name, arguments)):
+    for n, path in enumerate(_written(tool.name, tool.arguments)):
         session.file_snapshot(os.path.join(cwd, path), event_id=f"snapshot:{call_id}:{n}")
     return HookReply(note="recorded")
 
@@ -362,15 +321,6 @@ def _gates(session: Any, payload: dict[str, Any], policy: GatePolicy | None) -> 
     said = [f"{r.name} {r.status} in {r.duration_s:.1f} s" for r in done.ran]
     said += [f"{r.name} {r.status} (unchanged since its last run)" for r in done.reused]
     return f" (gates: {'; '.join(said)})" if said else ""
-
-
-def _running_subagents(payload: dict[str, Any]) -> list[str]:
-    tasks = payload.get("background_tasks")
-    return [
-        str(t.get("description") or t.get("id") or "a sub-agent")
-        for t in (tasks if isinstance(tasks, list) else [])
-        if isinstance(t, dict) and t.get("status") == "running"
-    ]
 
 
 def bounded(message: str, session_id: str, limit: int = MESSAGE_LIMIT) -> str:
@@ -406,17 +356,17 @@ def _note(action: ControllerAction, session_id: str, gates: str) -> str:
 def _stop(
     dc: Any, payload: dict[str, Any], agent: Agent, state: HookState, gates: GatePolicy | None
 ) -> HookReply:
+    client = adapter(agent)
     session = _session(dc, payload, agent)
     session_id = session.session_id
-    answer = payload.get("last_assistant_message")
-    answer = answer if isinstance(answer, str) else ""
-    running = _running_subagents(payload)
+    answer = client.answer(payload)
+    running = client.waiting_on(payload)
     if running:
         note = (
             f"DoneCheck: not reviewed yet — {', '.join(running)} still running; the turn "
             "that reads its result is reviewed"
         )
-        return HookReply(output={"systemMessage": note}, note=note)
+        return HookReply(output=client.let_stop(note), note=note)
     transcript = None
     if not state.hooks_record(session_id):  # no PostToolUse hooks: the transcript is all
         transcript = _transcript(payload, agent, answer)
@@ -427,24 +377,19 @@ def _stop(
         answer = transcript.answer if transcript is not None else ""
     if not answer.strip():
         note = "DoneCheck: no final text to review; the turn was not checked"
-        return HookReply(output={"systemMessage": note}, note=note)
+        return HookReply(output=client.let_stop(note), note=note)
     ran = _gates(session, payload, gates)
     action = session.turn_stopping(answer, event_id=stop_event_id(payload, answer, agent))
     note = _note(action, session_id, ran)
     if isinstance(action, Steer):
         if state.cap.allow(session_id):
-            message = bounded(action.message, session_id)
-            if agent == "codex":
-                output: dict[str, Any] = {"decision": "block", "reason": message}
-            else:
-                output = {
-                    "hookSpecificOutput": {"hookEventName": "Stop", "additionalContext": message}
-                }
-            return HookReply(output={**output, "systemMessage": note}, note=note)
+            return HookReply(
+                output=client.steer(bounded(action.message, session_id), note), note=note
+            )
         note += f" (not blocked: {state.cap.limit} stops in a row were blocked already)"
-        return HookReply(output={"systemMessage": note}, note=note)
+        return HookReply(output=client.let_stop(note), note=note)
     state.cap.reset(session_id)
-    return HookReply(output={"systemMessage": note}, note=note)
+    return HookReply(output=client.let_stop(note), note=note)
 
 
 def _interrupt(dc: Any, payload: dict[str, Any], agent: Agent, state: HookState) -> HookReply:
@@ -467,11 +412,10 @@ def _session_end(dc: Any, payload: dict[str, Any], agent: Agent, state: HookStat
 
 
 _HANDLERS: dict[str, Callable[[Any, dict[str, Any], Agent, HookState], HookReply]] = {
-    "UserPromptSubmit": _prompt,
-    "PostToolUse": _tool,
-    "PostToolUseFailure": _tool,
-    "Interrupt": _interrupt,
-    "SessionEnd": _session_end,
+    "prompt": _prompt,
+    "tool": _tool,
+    "interrupt": _interrupt,
+    "end": _session_end,
 }
 
 
@@ -483,15 +427,15 @@ def handle(
     *,
     gates: GatePolicy | None = None,
 ) -> HookReply:
-    """Apply one hook payload of ``agent`` (Claude Code or Codex) to the DoneCheck
-    deployment ``dc``. ``gates`` says where a Stop may run the workspace's gates (the
+    """Apply one hook payload of ``agent`` (a registered agent CLI) to the DoneCheck
+    deployment ``dc``. ``gates`` says where a stop may run the workspace's gates (the
     service passes its access rule; ``None``, for a caller in the user's own process:
     anywhere)."""
-    event = str(payload.get("hook_event_name"))
+    kind = adapter(agent).event(payload)
     state = state or state_for(dc)
-    if event == "Stop":
+    if kind == "stop":
         return _stop(dc, payload, agent, state, gates)
-    handler = _HANDLERS.get(event)
+    handler = _HANDLERS.get(kind)
     if handler is None:
-        return HookReply(note=f"ignored hook event {event!r}")
+        return HookReply(note=f"ignored hook event {str(payload.get('hook_event_name'))!r}")
     return handler(dc, payload, agent, state)

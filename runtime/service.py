@@ -14,8 +14,8 @@ type, ``donecheck hook`` as a thin client — drives sessions here::
     GET  /v1/sessions/{id}/report           the report card (JSON; ?format=html|card)
     GET  /v1/statistics                     every actor's statistics
     GET  /v1/health                         liveness (no token needed)
-    POST /v1/hooks/claude-code              a Claude Code hook payload, answered as a hook
-    POST /v1/hooks/codex                    a Codex hook payload, answered as a hook
+    POST /v1/hooks/{agent}                  an agent CLI's hook payload, answered as a hook
+                                            (claude-code, codex: the registered adapters)
     GET  /openapi.json                      this API, described
 
 Every other route needs ``Authorization: Bearer <token>`` when the service has a
@@ -37,7 +37,7 @@ import json
 import os
 import re
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -58,6 +58,7 @@ from donecheck.actors.errors import (
 )
 from donecheck.actors.ids import MAX_SESSION_ID, SESSION_ID_PATTERN
 from donecheck.actors.messages import Deliver, FileSnapshot, LedgerEvent, Policy, Steer
+from donecheck.runtime.clients import names as client_names
 from donecheck.runtime.gates import GateAccess
 from donecheck.runtime.report import card_html, card_json
 from donecheck.runtime.session import AsyncSession
@@ -496,13 +497,15 @@ class _Service:
             json.dumps(stats, default=str, ensure_ascii=False), media_type="application/json"
         )
 
-    async def claude_code(self, request: Request) -> Response:
-        return await self.hook(request, "claude-code")
+    def hook_route(self, agent: str) -> Callable[[Request], Awaitable[Response]]:
+        """The endpoint of agent CLI ``agent``'s hooks (``/v1/hooks/<agent>``)."""
 
-    async def codex(self, request: Request) -> Response:
-        return await self.hook(request, "codex")
+        async def hooked(request: Request) -> Response:
+            return await self.hook(request, agent)
 
-    async def hook(self, request: Request, agent: Any) -> Response:
+        return hooked
+
+    async def hook(self, request: Request, agent: str) -> Response:
         from donecheck.runtime.hooks import handle
 
         payload = await self.body(request)
@@ -623,8 +626,12 @@ def create_app(
         Route(f"{sid}/opt-out", _guarded(service, service.opt_out), methods=["POST"]),
         Route(f"{sid}/report", _guarded(service, service.report), methods=["GET"]),
         Route("/v1/statistics", _guarded(service, service.statistics), methods=["GET"]),
-        Route("/v1/hooks/claude-code", _guarded(service, service.claude_code), methods=["POST"]),
-        Route("/v1/hooks/codex", _guarded(service, service.codex), methods=["POST"]),
+        *(
+            Route(
+                f"/v1/hooks/{agent}", _guarded(service, service.hook_route(agent)), methods=["POST"]
+            )
+            for agent in client_names()
+        ),
     ]
     return Starlette(routes=routes)
 
@@ -746,8 +753,7 @@ def openapi() -> dict[str, Any]:
             }
         },
         "/v1/statistics": {"get": {"summary": "actor statistics", "responses": {"200": obj}}},
-        "/v1/hooks/claude-code": hook,
-        "/v1/hooks/codex": hook,
+        **{f"/v1/hooks/{agent}": hook for agent in client_names()},
     }
     return {
         "openapi": "3.0.3",

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from donecheck.actors.evidence.runner import output_summary
 from donecheck.actors.evidence.shell import simple_commands
 from donecheck.actors.messages import Edit, Operation, ToolResult, UnresolvedError
-from donecheck.actors.review.claims import path_matches
+from donecheck.actors.words.claims import path_matches
 
 __all__ = ["unresolved_errors"]
 

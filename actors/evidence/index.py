@@ -25,7 +25,7 @@ from donecheck.actors.messages import (
     ToolResult,
     UserInput,
 )
-from donecheck.actors.review.preanalysis import material_key
+from donecheck.actors.words.attachments import material_key
 
 __all__ = ["EvidenceIndex"]
 
@@ -65,7 +65,7 @@ class EvidenceIndex:
         """What the session's first request attached."""
         self.materials: dict[str, Material] = {}
         """The latest material of each attachment and tool image
-        (:func:`~donecheck.actors.review.preanalysis.material_key`), in recording order."""
+        (:func:`~donecheck.actors.words.attachments.material_key`), in recording order."""
         self.snapshot_paths: dict[str, None] = {}
         """Every path a snapshot was taken of, in order."""
         self.snapshot_targets = snapshot_targets

@@ -12,14 +12,14 @@ from donecheck.actors.messages import (
     MaterialRecorded,
     SessionOpened,
 )
-from donecheck.actors.review.preanalysis import material_key, needed_attachments
+from donecheck.actors.words.attachments import material_key, needed_attachments
 
 __all__ = ["depends_on", "materials_of", "session_attachments"]
 
 
 def materials_of(entries: Sequence[LedgerEntry]) -> list[Material]:
     """The latest recorded material of each attachment and tool image, in recording
-    order (see :func:`~donecheck.actors.review.preanalysis.material_key`)."""
+    order (see :func:`~donecheck.actors.words.attachments.material_key`)."""
     found: dict[str, Material] = {}
     for entry in entries:
         if isinstance(entry.event, MaterialRecorded):
@@ -41,6 +41,6 @@ def depends_on(
     entries: Sequence[LedgerEntry], request_id: str, request: str
 ) -> list[AttachmentRef | ImageRef]:
     """Attachments the task's request depends on
-    (:func:`~donecheck.actors.review.preanalysis.needed_attachments`)."""
+    (:func:`~donecheck.actors.words.attachments.needed_attachments`)."""
     first, refs = session_attachments(entries)
     return needed_attachments(first, refs, request_id, request)

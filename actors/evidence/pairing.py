@@ -34,7 +34,7 @@ from donecheck.actors.messages import (
     ToolCall,
     ToolResult,
 )
-from donecheck.actors.review.claims import category_of_check
+from donecheck.actors.words.claims import category_of_check
 
 __all__ = [
     "Pairing",

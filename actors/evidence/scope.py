@@ -18,8 +18,8 @@ import re
 from collections.abc import Sequence
 
 from donecheck.actors.messages import Operation, Scope
-from donecheck.actors.review.claims import category_of_check, mentioned_categories, set_aside
-from donecheck.actors.review.lang import PACKS
+from donecheck.actors.words.claims import category_of_check, mentioned_categories, set_aside
+from donecheck.actors.words.lang import PACKS
 
 __all__ = ["Scope", "scope_of"]
 

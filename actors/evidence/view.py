@@ -27,6 +27,7 @@ import heapq
 import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TypeVar
 
 import msgspec
@@ -56,6 +57,7 @@ from donecheck.actors.messages import (
     FailedCheck,
     FileSnapshot,
     LedgerEntry,
+    Material,
     MaterialRecorded,
     Operation,
     PassingRun,
@@ -68,19 +70,22 @@ from donecheck.actors.messages import (
     UserInput,
     WeakenedRun,
 )
-from donecheck.actors.review.approval import (
+from donecheck.actors.words.approval import (
     MAX_STATEMENTS,
     Source,
     source_statements,
     statements_of,
 )
-from donecheck.actors.review.claims import asks_to_change, category_of_check, names_as_verifier
-from donecheck.actors.review.preanalysis import needed_attachments
+from donecheck.actors.words.attachments import needed_attachments
+from donecheck.actors.words.claims import asks_to_change, category_of_check, names_as_verifier
 
 __all__ = [
     "CAPS",
     "SourceReader",
+    "ViewParts",
+    "base_view",
     "build_view",
+    "completed",
     "entry_sources",
     "progress_digest",
     "run_summary",
@@ -246,6 +251,19 @@ def _looked(
             looked.pop(path, None)
             looked[path] = op.evidence_id
     return looked
+
+
+_INFERRED = 5
+"""The most tools the card names as read by their arguments' shape."""
+
+
+def _inferred(ops: Sequence[Operation]) -> tuple[str, ...]:
+    """``name:kind:E<seq>`` of the first call of each tool no dialect row names."""
+    first: dict[str, str] = {}
+    for op in ops:
+        if op.inferred and op.tool not in first and len(first) < _INFERRED:
+            first[op.tool] = f"{op.tool}:{op.action}:E{op.call_seq}"
+    return tuple(first.values())
 
 
 def _reported_runs(
@@ -437,6 +455,25 @@ class _Capped:
         return tuple(items[-cap:])
 
 
+@dataclass(frozen=True, slots=True)
+class ViewParts:
+    """What a view's optional parts — the approval statements, a judge prompt's
+    checks, writes, tool log and texts — are worked out from: kept beside the base
+    view, so a second ask for the same request on the same log adds them to it
+    instead of building the view again."""
+
+    index: EvidenceIndex
+    scope: Scope
+    ops: list[Operation]
+    """The request's operations, weakened passes demoted."""
+    unsettled: list[Operation]
+    scoped_edits: list[Edit]
+    last_edit: Edit | None
+    materials: list[Material]
+    cut: tuple[str, ...]
+    """What the base view's caps cut."""
+
+
 def build_view(
     entries: Sequence[LedgerEntry],
     request: EvidenceRequest,
@@ -452,7 +489,24 @@ def build_view(
     operations ``ops`` and their ``actions`` (a :class:`~.pairing.Pairing`'s), its
     :class:`~.index.EvidenceIndex` and the approval statements of ``entries``
     (:func:`entry_sources`). With all of them no entry is read again: only what
-    they hold."""
+    they hold. :func:`base_view` and :func:`completed` are its two halves."""
+    view, parts = base_view(
+        entries, request, ops=ops, actions=actions, index=index, snapshot_targets=snapshot_targets
+    )
+    return completed(view, parts, request, entries, statements)
+
+
+def base_view(
+    entries: Sequence[LedgerEntry],
+    request: EvidenceRequest,
+    *,
+    ops: Sequence[Operation] | None = None,
+    actions: Mapping[int, Action] | None = None,
+    index: EvidenceIndex | None = None,
+    snapshot_targets: int = 24,
+) -> tuple[EvidenceView, ViewParts]:
+    """The view every review of ``request`` reads (``request.prompt`` and
+    ``request.approvals`` aside), and the parts :func:`completed` adds those from."""
     index = index if index is not None else EvidenceIndex.of(entries, snapshot_targets)
     if ops is None or actions is None:
         pairing = Pairing()
@@ -517,10 +571,6 @@ def build_view(
     looked = _looked(ops_, actions, results)
     materials = list(index.materials.values())
     start = index.start_of(request.request_id)
-    approvals: list[ApprovalStatement] = []
-    if request.approvals:  # the request's own statements first, then the ledger's, in order
-        said = statements if statements is not None else statements_of(entry_sources(entries))
-        approvals = [*statements_of([Source("REQUEST", request.request)]), *said]
     view = EvidenceView(
         session_id=request.session_id,
         request_id=request.request_id,
@@ -552,13 +602,47 @@ def build_view(
         snapshot_paths=tuple(index.snapshot_paths),
         looked=capped("looked", list(looked.items())),
         runs=_reported_runs(ops_, reports, results),
-        approvals=tuple(approvals[:MAX_STATEMENTS]),
+        inferred=_inferred(scoped),
     )
+    parts = ViewParts(
+        index=index,
+        scope=scope,
+        ops=ops_,
+        unsettled=unsettled,
+        scoped_edits=scoped_edits,
+        last_edit=last_edit,
+        materials=materials,
+        cut=tuple(capped.cut),
+    )
+    if capped.cut:
+        view = msgspec.structs.replace(view, truncated=tuple(capped.cut))
+    return view, parts
+
+
+def completed(
+    view: EvidenceView,
+    parts: ViewParts,
+    request: EvidenceRequest,
+    entries: Sequence[LedgerEntry] = (),
+    statements: Sequence[ApprovalStatement] | None = None,
+) -> EvidenceView:
+    """``view`` (from :func:`base_view`) with what ``request`` asks beyond it: the
+    approval statements (``statements``, else read from ``entries``) and a judge
+    prompt's parts."""
+    capped = _Capped()
+    capped.cut = list(parts.cut)
+    if request.approvals:  # the request's own statements first, then the ledger's, in order
+        said = statements if statements is not None else statements_of(entry_sources(entries))
+        approvals = [*statements_of([Source("REQUEST", request.request)]), *said]
+        view = msgspec.structs.replace(view, approvals=tuple(approvals[:MAX_STATEMENTS]))
+    ops_, last_edit, index, scope = parts.ops, parts.last_edit, parts.index, parts.scope
+    materials = parts.materials
     if request.prompt:
         listed = capped(
-            "checks", checks(ops_, last_edit.seq if last_edit is not None else None, unsettled)
+            "checks",
+            checks(ops_, last_edit.seq if last_edit is not None else None, parts.unsettled),
         )
-        edits = capped("edits", scoped_edits)
+        edits = capped("edits", parts.scoped_edits)
         log = excerpt_of(index, ops_, request.excerpt_chars)
         shown = {c.latest for c in listed} | {f"E{e.seq}" for e in edits} | set(log.shown)
         shown.update(eid for read in view.reads for eid in read.evidence)

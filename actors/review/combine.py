@@ -33,12 +33,12 @@ from donecheck.actors.messages import (
     ReviewResult,
     Verdict,
 )
-from donecheck.actors.review.approval import rejection, unbacked_approvals
-from donecheck.actors.review.claims import is_visual, mentioned_categories
 from donecheck.actors.review.gates import FIX_RULES
 from donecheck.actors.review.prompt import ReviewPrompt
 from donecheck.actors.review.rules import decision_of
 from donecheck.actors.review.verdicts import ParsedVerdict, check_findings
+from donecheck.actors.words.approval import rejection, unbacked_approvals
+from donecheck.actors.words.claims import is_visual, mentioned_categories
 
 __all__ = ["combine", "fallback", "noted"]
 

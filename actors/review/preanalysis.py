@@ -19,8 +19,9 @@ Without a judge route it is a deterministic extraction:
 With a judge route it is one aux call (:func:`preanalysis_messages`); every item
 the model proposes must quote the request or a material literally, or it is
 dropped (:func:`parse_preanalysis`), so a model cannot widen the task either.
-Both wait while an attachment the request depends on (:func:`needed_attachments`) has no
-content evidence yet.
+Both wait while an attachment the request depends on
+(:func:`~donecheck.actors.words.attachments.needed_attachments`) has no content
+evidence yet.
 """
 
 from __future__ import annotations
@@ -34,23 +35,19 @@ import msgspec
 from donecheck.actors.messages import (
     Acceptance,
     AcceptanceItem,
-    AttachmentRef,
     Block,
-    ImageRef,
     Material,
 )
 from donecheck.actors.redact import redact
-from donecheck.actors.review.claims import sentences
-from donecheck.actors.review.lang import PACKS
 from donecheck.actors.review.verdicts import json_objects
+from donecheck.actors.words.claims import sentences
+from donecheck.actors.words.lang import PACKS
 
 __all__ = [
     "MAX_ITEMS",
     "PREANALYSIS_OPENING",
     "RequestView",
     "extract_acceptance",
-    "material_key",
-    "needed_attachments",
     "parse_preanalysis",
     "preanalysis_messages",
     "request_view",
@@ -74,9 +71,6 @@ _CONSTRAINT = re.compile("|".join(pack.constraint for pack in PACKS if pack.cons
 _LINE_NUMBER = re.compile(r"^\s*\d+ \| ?")
 """The line number the text parser puts before each line ("   12 | ...")."""
 _ENDS_SENTENCE = re.compile(r"[.。!！?？:：;；]\s*$")
-_ATTACHMENT_WORDS = re.compile(
-    "|".join(pack.attachment_words for pack in PACKS if pack.attachment_words), re.I
-)
 
 
 def _clip(text: str, limit: int = ITEM_CHARS) -> str:
@@ -135,29 +129,6 @@ def _tail_ask_missing(request: str, items: Sequence[str]) -> bool:
 
 
 # ------------------------------------------------------------ materials
-
-
-def material_key(material: Material) -> str:
-    """A user's material by its content; one a tool returned by its call as well (the
-    same bytes may be both)."""
-    if material.origin == "tool":
-        return f"tool:{material.call_id}:{material.sha256}"
-    return material.sha256
-
-
-def needed_attachments(
-    first: str, refs: Sequence[AttachmentRef | ImageRef], request_id: str, request: str
-) -> list[AttachmentRef | ImageRef]:
-    """Attachments a task's request depends on, of the session's first request
-    ``first``'s attachments ``refs``: every one for the first request; for a later
-    request, those it names or refers to ("the attached")."""
-    if not refs or request_id == first:
-        return list(refs)
-    lowered = request.lower()
-    named = [r for r in refs if r.name.lower() in lowered]
-    if named:
-        return named
-    return list(refs) if _ATTACHMENT_WORDS.search(request) else []
 
 
 # ------------------------------------------------------- deterministic extraction

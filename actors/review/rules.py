@@ -61,8 +61,11 @@ from donecheck.actors.messages import (
     Verdict,
     WeakenedRun,
 )
-from donecheck.actors.review.approval import ApprovalRecords, claim_contexts
-from donecheck.actors.review.claims import (
+from donecheck.actors.review.gates import FIX_RULES
+from donecheck.actors.review.preanalysis import extract_acceptance
+from donecheck.actors.words.approval import ApprovalRecords, claim_contexts
+from donecheck.actors.words.attachments import material_key
+from donecheck.actors.words.claims import (
     CheckClaim,
     admits_unfinished,
     asks_to_change,
@@ -78,9 +81,7 @@ from donecheck.actors.review.claims import (
     stated_paths,
     unfinished,
 )
-from donecheck.actors.review.gates import FIX_RULES
-from donecheck.actors.review.lang import PACKS
-from donecheck.actors.review.preanalysis import extract_acceptance, material_key
+from donecheck.actors.words.lang import PACKS
 
 __all__ = [
     "RULES_NOTE",
@@ -922,6 +923,20 @@ def _scope_notes(scope: Scope) -> list[str]:
     return [f"Reviewed on {label}'s own ledger (from E{scope.start}) and the session's materials."]
 
 
+def _inferred_notes(view: EvidenceView) -> list[str]:
+    """What the card says of tools no row of the agent dialect table names."""
+    if not view.inferred:
+        return []
+    said = []
+    for entry in view.inferred:
+        name, kind, eid = entry.rsplit(":", 2)
+        said.append(f"`{name}` as {'an' if kind[:1] in 'aeiou' else 'a'} {kind} ({eid})")
+    return [
+        "Read by the shape of their arguments (no row of the agent dialect table names"
+        f" the tool): {', '.join(said)}."
+    ]
+
+
 def tagged(cited: dict[str, str], scope: Scope) -> dict[str, str]:
     """Descriptions of cited ids, each ledger entry labelled with its request
     (``[R1]``) when the session has several."""
@@ -983,7 +998,12 @@ def review(
         findings=findings,
         summary=summary,
         reviewer="rules",
-        notes=(RULES_NOTE, *(n for rule in found for n in rule.notes), *_scope_notes(view.scope)),
+        notes=(
+            RULES_NOTE,
+            *(n for rule in found for n in rule.notes),
+            *_scope_notes(view.scope),
+            *_inferred_notes(view),
+        ),
         cited=tagged(cited, view.scope),
         coverage=coverage,
         runs=view.runs,

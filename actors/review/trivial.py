@@ -21,7 +21,8 @@ from __future__ import annotations
 import re
 
 from donecheck.actors.messages import EvidenceView
-from donecheck.actors.review.claims import (
+from donecheck.actors.review.preanalysis import extract_acceptance
+from donecheck.actors.words.claims import (
     approval_claims,
     check_claims,
     completion_claims,
@@ -30,7 +31,6 @@ from donecheck.actors.review.claims import (
     mentioned_paths,
     strip_code,
 )
-from donecheck.actors.review.preanalysis import extract_acceptance
 
 __all__ = ["meaning_chars", "plain_and_short", "trivial_stop"]
 

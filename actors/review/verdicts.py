@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from donecheck.actors.messages import Coverage, CoverageStatus, Decision, Finding
-from donecheck.actors.review.claims import asks_for_harm
-from donecheck.actors.review.lang import PACKS
+from donecheck.actors.words.claims import asks_for_harm
+from donecheck.actors.words.lang import PACKS
 
 __all__ = [
     "SAFE_RECHECK",

@@ -104,7 +104,7 @@ def add(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from donecheck.actors.review.claims import language_of
+    from donecheck.actors.words.claims import language_of
     from donecheck.runtime.evaluate import Observed, load_expected, score
     from donecheck.runtime.transcripts.detect import load_transcript
 

@@ -1,4 +1,5 @@
-"""``donecheck install``: DoneCheck's hooks wired into Claude Code or Codex."""
+"""``donecheck install``: DoneCheck's hooks wired into an agent CLI (the choices are the
+registered adapters, :mod:`donecheck.runtime.clients`)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from donecheck.runtime.cli.common import (
     EXIT_OK,
     error,
 )
+from donecheck.runtime.clients import adapter, names
 
 
 def add(commands: Any) -> None:
@@ -39,7 +41,7 @@ def add(commands: Any) -> None:
             "settings file that is not valid JSON (left as it is) or a bad option."
         ),
     )
-    install.add_argument("client", choices=["claude-code", "codex"], help="which agent CLI")
+    install.add_argument("client", choices=names(), help="which agent CLI")
     install.add_argument(
         "--scope",
         choices=["user", "project", "local"],
@@ -94,9 +96,11 @@ def run(args: argparse.Namespace) -> int:
         if args.client != "claude-code":
             error("--plugin: only Claude Code loads DoneCheck as a plugin")
             return EXIT_INPUT
-        print(inst.PLUGIN)
+        from donecheck.runtime.clients.claude_code import PLUGIN
+
+        print(PLUGIN)
         print(
-            f"Load it with: claude --plugin-dir {inst.PLUGIN} (its hooks run 'donecheck hook' "
+            f"Load it with: claude --plugin-dir {PLUGIN} (its hooks run 'donecheck hook' "
             "from PATH; 'donecheck serve' must be running)",
             file=sys.stderr,
         )
@@ -137,59 +141,9 @@ def run(args: argparse.Namespace) -> int:
         print("\n".join(inst.summarise(c for c in changes if c.action != "unchanged")))
     if args.dry_run:
         return EXIT_OK
-    if args.client == "codex" and args.uninstall:  # forget the trust while Codex lists them
-        code = _codex_trust(args, path, workspace)
+
+    def write() -> None:
         inst.write_settings(path, updated)
-        return code
-    inst.write_settings(path, updated)
-    if args.client == "claude-code":
-        if not args.uninstall and args.form == "http":
-            print(
-                "http hooks reach DoneCheck only while 'donecheck serve' runs; a turn is "
-                "never blocked because it is down."
-            )
-        return EXIT_OK
-    return _codex_trust(args, path, workspace)
 
-
-def _codex_trust(args: argparse.Namespace, path: Path, workspace: Path) -> int:
-    import shutil
-
-    from donecheck.runtime import install as inst
-
-    if args.scope == "project" and not args.uninstall:
-        print(
-            f"Codex loads {path} only in a trusted project: trust {workspace} when Codex asks, "
-            f"or run 'codex exec --trust' there once."
-        )
-    if args.no_trust and not args.uninstall:
-        print(
-            "Codex runs a hook only after you trust it: open /hooks in Codex and trust "
-            "DoneCheck's hooks (untrusted hooks are skipped without a word)."
-        )
-        return EXIT_OK
-    codex = args.codex or shutil.which("codex")
-    if codex is None:
-        error(
-            "codex is not on PATH (--codex PATH names it): the hooks are written but not "
-            "trusted; open /hooks in Codex to trust them, or Codex skips them"
-        )
-        return EXIT_FAILURE
-    try:
-        keys, written = inst.codex_trust(codex, path, workspace, untrust=args.uninstall)
-    except inst.TrustError as exc:
-        error(
-            f"the hooks are written but not trusted ({exc}); open /hooks in Codex to trust "
-            "them, or Codex skips them"
-        )
-        return EXIT_FAILURE
-    if args.uninstall:
-        print(f"forgot Codex's trust in {written} DoneCheck hook(s)")
-    elif not written:
-        print(f"Codex trusts DoneCheck's {len(keys)} hook(s) already")
-    else:
-        print(
-            f"trusted {written} DoneCheck hook(s) in Codex's config.toml (hooks.state), "
-            "as its /hooks screen would; 'donecheck install codex --uninstall' takes them out"
-        )
-    return EXIT_OK
+    code = adapter(args.client).finish_install(args, path, workspace, write, print)
+    return EXIT_FAILURE if code else EXIT_OK

@@ -44,6 +44,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from donecheck.actors.actions import read_action
 from donecheck.actors.errors import TranscriptError
 from donecheck.runtime.transcripts.claude import tool_output
 from donecheck.runtime.transcripts.codex import codex_arguments, exit_status
@@ -203,7 +204,7 @@ class _Reader:
             if self.codex:
                 shaped = codex_arguments(name, arguments)
                 arguments = shaped if isinstance(shaped, dict) else arguments
-            if name in {"Agent", "Task"}:
+            if read_action(name, arguments).kind == "sub-agent":
                 self.agent_calls.add(call_id)
             self._add(Step(kind="call", call_id=call_id, name=name, arguments=arguments), side)
         if calls and not side:

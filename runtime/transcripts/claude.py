@@ -41,6 +41,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from donecheck.actors.actions import read_action
 from donecheck.actors.errors import TranscriptError
 from donecheck.runtime.transcripts.openai import (
     Step,
@@ -187,8 +188,6 @@ def not_typed(record: dict[str, Any]) -> bool:
     return initiator is not None and initiator != "user"
 
 
-_AGENT_TOOLS = frozenset({"Agent", "Task"})
-"""Claude Code's tools that start a sub-agent (``Task`` before 2.1, ``Agent`` since)."""
 _NOTIFIED = re.compile(
     r"<task-notification>\s*<task-id>([^<]*)</task-id>\s*<tool-use-id>([^<]*)</tool-use-id>"
     r".*?<status>completed</status>",
@@ -308,7 +307,10 @@ class _Reader:
             if block.get("type") == "tool_use":
                 args = block.get("input")
                 given = block.get("id")
-                if block.get("name") in _AGENT_TOOLS and isinstance(given, str):
+                starts_agent = read_action(
+                    str(block.get("name", "?")), args if isinstance(args, dict) else {}
+                ).kind
+                if starts_agent == "sub-agent" and isinstance(given, str):
                     self.agent_calls.add(given)
                 self.steps.append(
                     Step(

@@ -12,43 +12,37 @@ that takes it for a request reviews the wrong task:
   ``<system-reminder>`` blocks, slash-command echoes; Codex's
   ``<environment_context>``, AGENTS.md instructions, ``<turn_aborted>``.
 
-Each is a table row: the pattern and a comment on what it catches.
+Each is a table row: the pattern and a comment on what it catches. The rows of an
+agent CLI are its adapter's (:mod:`donecheck.runtime.clients`: ``continuations`` and
+``injected``); DoneCheck's own checklist is the one row here.
 """
 
 from __future__ import annotations
 
 import re
 
+from donecheck.runtime.clients import adapters
+
 __all__ = ["continuation", "injected", "not_the_users"]
 
+_OWN = (r"\[DoneCheck\ —\ review\ round\ \d+  # DoneCheck's own checklist, however delivered",)
+
+
+def _rows(rows: tuple[str, ...] | list[str]) -> str:
+    return "\n      | ".join(rows)
+
+
 _CONTINUATION = re.compile(
-    r"""(?x)
-    ^\s*(?:<system-reminder>\s*)?(?:
-        <hook_prompt\b                      # Codex: a Stop hook's block reason
-      | Stop\ hook\ feedback:               # Claude Code: a Stop hook's block reason
-      | Stop\ hook\ additional\ context:    # Claude Code: a Stop hook's additionalContext
-      | \[DoneCheck\ —\ review\ round\ \d+  # DoneCheck's own checklist, however delivered
-    )
-    """
+    r"(?x)^\s*(?:<system-reminder>\s*)?(?:"
+    + "\n        "
+    + _rows([*(row for client in adapters() for row in client.continuations), *_OWN])
+    + "\n    )"
 )
 _INJECTED = re.compile(
-    r"""(?x)
-    ^\s*(?:
-        <task-notification>          # Claude Code: a background sub-agent finished
-      | <system-reminder>            # Claude Code: reminders, notices, hook context
-      | <command-(?:name|message|args)>  # Claude Code: a slash command's echo
-      | <local-command-std(?:out|err)>   # Claude Code: a local command's output
-      | Caveat:\ The\ messages\ below  # Claude Code: the caveat before local commands
-      | \[Request\ interrupted\ by\ user  # Claude Code: the user pressed Esc (or a hook stopped it)
-      | <environment_context>        # Codex: cwd, sandbox, shell
-      | <user_instructions>          # Codex: AGENTS.md, older form
-      | \#\ AGENTS\.md\ instructions   # Codex: AGENTS.md
-      | <INSTRUCTIONS>               # Codex: AGENTS.md body
-      | <permissions\b               # Codex: approval policy notes
-      | <user_shell_command>         # Codex: a command the user ran with !
-      | <turn_aborted>               # Codex: the user interrupted the last turn
-    )
-    """
+    r"(?x)^\s*(?:"
+    + "\n        "
+    + _rows([row for client in adapters() for row in client.injected])
+    + "\n    )"
 )
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from donecheck.runtime.install import PLUGIN
+from donecheck.runtime.clients.claude_code import PLUGIN
 from tests.support.agent_model import AgentModel
 
 HERE = Path(__file__).resolve().parent

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from donecheck.actors.messages import Block, Material
-from donecheck.actors.review.approval import Source, check_approval, claim_contexts
 from donecheck.actors.review.rules import review_by_rules
+from donecheck.actors.words.approval import Source, check_approval, claim_contexts
 from tests.unit.approval_table import APPROVALS, PENDING_APRIL
 from tests.unit.helpers import LedgerBuilder
 

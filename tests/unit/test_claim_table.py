@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from donecheck.actors.review.claims import Claim, claims, sentences
+from donecheck.actors.words.claims import Claim, claims, sentences
 from tests.unit.claim_table import CLAIMS
 
 

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from donecheck.actors.review.claims import category_of_check, check_claims
+from donecheck.actors.words.claims import category_of_check, check_claims
 
 
 @pytest.mark.parametrize(

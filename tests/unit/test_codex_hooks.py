@@ -110,3 +110,31 @@ def test_a_loop_that_never_lets_go_is_let_through_after_the_cap(tmp_path: Path) 
     assert replies[3].output["systemMessage"] == replies[3].note  # the user sees why
     handle(dc, payload, "codex")  # a new prompt: the count starts again
     assert handle(dc, stop, "codex").output["decision"] == "block"
+
+
+def test_a_hook_event_learns_its_task_without_a_report(tmp_path: Path) -> None:
+    """Each hook event needs only its session's current request: it asks for that
+    (a task query), never for the whole card and the budget's usage."""
+    dc = DoneCheck.start_local(data_dir=tmp_path / "data", parser_actors=1)
+    try:
+        common = {"session_id": "hooked", "cwd": str(tmp_path), "turn_id": "t"}
+        handle(dc, {**common, "hook_event_name": "UserPromptSubmit", "prompt": "Fix it."}, "codex")
+        for n in range(3):
+            handle(
+                dc,
+                {
+                    **common,
+                    "hook_event_name": "PostToolUse",
+                    "tool_name": "Bash",
+                    "tool_use_id": f"c{n}",
+                    "tool_input": {"command": "pytest -q"},
+                    "tool_response": "3 passed in 0.01s",
+                },
+                "codex",
+            )
+        reports = sum(
+            v["reports"] for k, v in dc.statistics().items() if k.startswith("controller")
+        )
+        assert reports == 0
+    finally:
+        dc.shutdown()

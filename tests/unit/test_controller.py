@@ -696,6 +696,34 @@ def test_preanalysis_runs_while_the_agent_works_not_at_the_stop() -> None:
     run(body)
 
 
+def test_a_judged_stop_builds_its_evidence_view_once() -> None:
+    """The trivial-stop check, the rules and the judge's prompt all read one view:
+    the ledger works it out once per stop and adds the prompt's parts to it."""
+    from donecheck.runtime.testing.scripted import Reply, ScriptedProvider, verdict_text
+
+    def responder(request: Any) -> Reply | None:
+        return Reply(content='{"acceptance": []}') if _preanalysis(request.text) else None
+
+    async def body() -> None:
+        default = verdict_text("pass", summary="Done.")
+        async with ScriptedProvider([], default=default, responder=responder) as server:
+            c, ledgers, reviewer = _judged(server.url)
+            try:
+                await open_session(c, ledgers)
+                await _prepared(c, "s1")
+                await pytest_run(ledgers, "a", 0)
+                built = ledgers.ledgers[0].statistics()["views_built"]
+                action = await c.handle(TurnStopping(session_id="s1", answer="OK."))
+                assert isinstance(action, Deliver)
+                stats = ledgers.ledgers[0].statistics()
+                assert stats["views_built"] - built == 1
+                assert stats["evidence"] >= 2  # asked twice: the trivial check, the review
+            finally:
+                await reviewer.aclose()
+
+    run(body)
+
+
 def test_preanalysis_of_a_request_with_attachments_waits_for_their_content() -> None:
     from donecheck.actors.messages import AttachmentRef
     from donecheck.parsers import parse_bytes

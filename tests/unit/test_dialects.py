@@ -286,3 +286,25 @@ def _touched(entries: list[LedgerEntry]) -> list[tuple[str, str]]:
     return [
         (str(t.path).rsplit("/", 1)[-1], t.op) for a in pairing.actions.values() for t in a.touches
     ]
+
+
+def test_the_card_says_which_actions_were_inferred() -> None:
+    ledger = LedgerBuilder()
+    ledger.open("Fix add() in calc.py.")
+    ledger.result(
+        ledger.call(
+            "patch_text_in_file", {"target_file": "calc.py", "old_text": "-", "new_text": "+"}
+        ),
+        "ok",
+        0,
+    )
+    ledger.run("pytest -q", 0, "3 passed in 0.1s")
+    verdict = review_by_rules(ledger.request("I fixed add() in calc.py; all tests pass."))
+    assert verdict.decision == "pass"
+    (note,) = [n for n in verdict.notes if "shape of their arguments" in n]
+    assert "`patch_text_in_file` as an edit (E2)" in note
+    known = LedgerBuilder()
+    known.open("Fix add() in calc.py.")
+    known.result(known.call("Edit", {"file_path": "calc.py", "old_string": "-",
+                                     "new_string": "+"}), "ok", 0)  # fmt: skip
+    assert not [n for n in review_by_rules(known.request("Done.")).notes if "shape of their" in n]

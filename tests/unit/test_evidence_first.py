@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from donecheck.actors.review.claims import completion_claims
 from donecheck.actors.review.rules import review_by_rules
+from donecheck.actors.words.claims import completion_claims
 from tests.unit.helpers import LedgerBuilder
 
 PASSED = "=== 4 passed in 0.2s ==="
@@ -119,7 +119,7 @@ def test_a_file_named_as_a_checks_target_is_shown_by_a_passing_run_on_it() -> No
 
 
 def test_make_sure_is_not_a_request_to_change_a_file() -> None:
-    from donecheck.actors.review.claims import asks_for_change
+    from donecheck.actors.words.claims import asks_for_change
 
     assert not asks_for_change("Make sure the tests in test_calc.py pass.")
     assert asks_for_change("Make calc.py export divide().")

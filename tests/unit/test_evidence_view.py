@@ -263,13 +263,36 @@ def test_approval_statements_are_read_only_for_a_claim_of_approval() -> None:
     )
     reader = Reviewer(ledger=ledgers)
     plain = asyncio.run(reader.review(asked()))
-    assert isinstance(plain, Verdict) and ledger._sessions["s"].last_view is not None
-    assert ledger._sessions["s"].last_view[2].approvals == ()  # not read: nothing to check
+    views = ledger._sessions["s"].views
+    assert isinstance(plain, Verdict) and views is not None
+    assert [v.approvals for v in views.done.values()] == [()]  # not read: nothing to check
     claim = msgspec.structs.replace(asked(), answer="PR 7 was approved, so I merged it.")
     result = asyncio.run(reader.review(claim))
     assert isinstance(result, Verdict) and result.decision == "need_fix"
     (finding,) = [f for f in result.findings if f.rule == "approval_claim"]
     assert "approval pending" in finding.problem
+
+
+def test_a_view_is_built_once_per_request_and_log_length() -> None:
+    """A stop asks the ledger more than once (the trivial-stop check, the review, a
+    judge's prompt parts, the approval statements): the view is worked out once, and
+    each ask adds only what it needs to it. A grown log or another request builds
+    anew."""
+    ledger = EvidenceLedger()
+    ledgers = LocalLedgers([ledger])
+    session(ledgers)
+    ran(ledgers, 1, "1 failed", 1)
+    plain = ledger.evidence(ask())
+    rich = ledger.evidence(
+        msgspec.structs.replace(ask(), prompt=True, approvals=True, excerpt_chars=4_000)
+    )
+    again = ledger.evidence(ask())
+    assert ledger.statistics()["views_built"] == 1
+    assert again is plain and rich.failed == plain.failed and rich.excerpt is not None
+    assert plain.excerpt is None and rich.checks and not plain.checks
+    ran(ledgers, 2, "3 passed", 0)
+    assert ledger.evidence(ask()).failed == ()
+    assert ledger.statistics()["views_built"] == 2
 
 
 def test_the_ledger_keeps_the_index_a_review_reads_as_entries_arrive() -> None:

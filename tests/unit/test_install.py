@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from donecheck.actors.errors import InputError
+from donecheck.runtime.clients.claude_code import EVENTS as CLAUDE_EVENTS
+from donecheck.runtime.clients.codex import EVENTS as CODEX_EVENTS
 from donecheck.runtime.install import (
-    CLAUDE_EVENTS,
-    CODEX_EVENTS,
     hooks_for,
     is_ours,
     merge,
@@ -146,7 +146,7 @@ def test_the_command_installs_prints_and_uninstalls(tmp_path: Path) -> None:
 
 
 def test_the_shipped_plugin_has_the_hooks_the_installer_writes() -> None:
-    from donecheck.runtime.install import PLUGIN
+    from donecheck.runtime.clients.claude_code import PLUGIN
 
     manifest = json.loads((PLUGIN / ".claude-plugin" / "plugin.json").read_text())
     assert manifest["name"] == "donecheck"

@@ -16,16 +16,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from donecheck.actors.review import lang
-from donecheck.actors.review.claims import (
+from donecheck.actors.words import lang
+from donecheck.actors.words.claims import (
     approval_statements,
     asks_to_change,
     claims,
     language_of,
     mentioned_categories,
 )
-from donecheck.actors.review.hints import Hint, required_words
-from donecheck.actors.review.lang import PACKS, Pack
+from donecheck.actors.words.hints import Hint, required_words
+from donecheck.actors.words.lang import PACKS, Pack
 
 PACK_TABLES: dict[str, list[tuple[str, str]]] = {
     # (sentence, what it claims: kinds of claim, space-separated; "" for nothing)
@@ -192,7 +192,7 @@ def test_a_long_output_without_approval_words_is_not_read_for_statements() -> No
     ],
 )
 def test_an_instruction_to_weaken_the_checks_is_read_in_every_pack(text: str, harm: bool) -> None:
-    from donecheck.actors.review.claims import asks_for_harm
+    from donecheck.actors.words.claims import asks_for_harm
 
     assert bool(asks_for_harm(text)) is harm
 
@@ -226,6 +226,6 @@ def test_a_check_named_as_data_to_gather_is_not_a_check_to_run(
     ],
 )
 def test_a_requirement_only_an_image_can_show(text: str, visual: bool) -> None:
-    from donecheck.actors.review.claims import is_visual
+    from donecheck.actors.words.claims import is_visual
 
     assert is_visual(text) is visual

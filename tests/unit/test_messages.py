@@ -244,6 +244,8 @@ SAMPLES: list[m.Message] = [
     m.TurnStopping(session_id="s", answer="done", at=3.0),
     m.Cancel(session_id="s", reason="user", at=4.0),
     m.ReportQuery(session_id="s", request_id="r"),
+    m.TaskQuery(session_id="s"),
+    m.TaskInfo(session_id="s", request_id="r", closed=True),
     m.SessionSummary(
         session_id="s", request="Fix it.", decision="pass", rounds_used=1, updated_at=1.5
     ),

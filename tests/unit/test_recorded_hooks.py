@@ -19,8 +19,10 @@ from typing import Any
 
 import pytest
 
+from donecheck.actors.actions import read_action
 from donecheck.runtime import DoneCheck
-from donecheck.runtime.hooks import HookState, checklist_of, handle, hook_arguments, hook_output
+from donecheck.runtime.clients import adapter
+from donecheck.runtime.hooks import HookState, checklist_of, handle
 
 RECORDED = Path(__file__).resolve().parents[1] / "clients" / "recorded"
 
@@ -130,8 +132,10 @@ def test_what_the_tools_sent_is_read_as_the_ledger_needs() -> None:
     ]
     patch = next(p for p in codex if p.get("tool_name") == "apply_patch")
     assert "*** Begin Patch" in patch["tool_input"]["command"]  # as Codex sends it
-    arguments = hook_arguments("apply_patch", patch["tool_input"], "codex")
-    assert isinstance(arguments, dict) and "*** Update File: calc.py" in arguments["input"]
+    tool = adapter("codex").tool(patch)
+    assert [(t.path, t.op) for t in read_action(tool.name, tool.arguments).touches] == [
+        ("calc.py", "edit")
+    ]
     shell = next(p for p in codex if p.get("tool_name") == "Bash")
     assert isinstance(shell["tool_response"], str)  # a plain string, no exit status
     claude = [
@@ -141,7 +145,7 @@ def test_what_the_tools_sent_is_read_as_the_ledger_needs() -> None:
         .splitlines()
     ]
     failure = next(p for p in claude if p["hook_event_name"] == "PostToolUseFailure")
-    text, ok, code = hook_output(failure)
-    assert (ok, code) == (False, 1) and "failed" in text
+    failed = adapter("claude-code").tool(failure)
+    assert (failed.ok, failed.exit_code) == (False, 1) and "failed" in failed.output
     success = next(p for p in claude if p["hook_event_name"] == "PostToolUse")
-    assert hook_output(success)[1] is None
+    assert adapter("claude-code").tool(success).ok is None

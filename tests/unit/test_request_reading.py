@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from donecheck.actors.evidence.runner import tool_error
-from donecheck.actors.review.claims import asks_for_change, asks_to_change, mentioned_categories
+from donecheck.actors.words.claims import asks_for_change, asks_to_change, mentioned_categories
 
 
 @pytest.mark.parametrize(

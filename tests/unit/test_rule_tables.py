@@ -12,8 +12,8 @@ import pytest
 
 from donecheck.actors.messages import EvidenceView
 from donecheck.actors.review import rules
-from donecheck.actors.review.claims import check_claims
 from donecheck.actors.review.preanalysis import extract_acceptance
+from donecheck.actors.words.claims import check_claims
 from donecheck.parsers import parse_bytes
 from tests.unit.helpers import LedgerBuilder, view_of
 
@@ -332,7 +332,7 @@ def test_a_recheck_never_asks_to_weaken_what_verifies_the_work(case: str) -> Non
     """Item 3 of "never block an honest agent": whatever fired, the checklist line
     asks for evidence or for the fix of the defect, never to skip, delete or loosen
     a test or edit the test configuration or a gate."""
-    from donecheck.actors.review.claims import asks_for_harm
+    from donecheck.actors.words.claims import asks_for_harm
 
     request_text, build, answer = FIRING[case]
     evidence = view(build, request_text)
@@ -355,7 +355,7 @@ def test_every_rule_has_a_recheck_case() -> None:
 
 
 def test_unread_attachment_recheck_asks_for_a_read() -> None:
-    from donecheck.actors.review.claims import asks_for_harm
+    from donecheck.actors.words.claims import asks_for_harm
 
     ledger = LedgerBuilder()
     ledger.open("Summarise the attached spec.", SPEC)

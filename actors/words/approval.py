@@ -24,13 +24,13 @@ from typing import Literal
 import msgspec
 
 from donecheck.actors.messages import Acceptance, ApprovalStatement
-from donecheck.actors.review.claims import (
+from donecheck.actors.words.claims import (
     ApprovalClaim,
     approval_claims,
     approval_statements,
     strip_code,
 )
-from donecheck.actors.review.lang import PACKS
+from donecheck.actors.words.lang import PACKS
 
 __all__ = [
     "ApprovalCheck",

@@ -1,6 +1,6 @@
 """The Chinese pack (simplified and traditional): every word the review reads in it."""
 
-from donecheck.actors.review.lang.pack import TARGET, Pack
+from donecheck.actors.words.lang.pack import TARGET, Pack
 
 PACK = Pack(
     code="zh",

@@ -9,7 +9,7 @@ case-insensitively, how its language says:
   approved (or is not yet) — and the words that take such a statement back:
   negation and pending forms (within the statement's own clause), conditionals,
   reported speech; that the agent stops to announce a next step, or waits on the
-  user (read by :mod:`donecheck.actors.review.claims`);
+  user (read by :mod:`donecheck.actors.words.claims`);
 * where a **clause** ends, and where a change verb stops governing what follows —
   per language: a sentence's own language decides, so French "car" does not end an
   English clause;
@@ -19,7 +19,7 @@ case-insensitively, how its language says:
   :mod:`~donecheck.actors.review.preanalysis`, :mod:`~donecheck.actors.evidence.scope`
   and the rules);
 * what an **approval** is about: the words that name no subject, the usual subjects
-  and their English form (read by :mod:`~donecheck.actors.review.approval`);
+  and their English form (read by :mod:`~donecheck.actors.words.approval`);
 * a judge's answer in the **line format** (read by :mod:`~donecheck.actors.review.verdicts`).
 
 Logic modules hold no literal words; the quick scans that skip text with no
@@ -30,8 +30,8 @@ its table of sentences in ``tests/unit/test_lang_packs.py``.
 
 from __future__ import annotations
 
-from donecheck.actors.review.lang import de, en, es, fr, ja, zh
-from donecheck.actors.review.lang.pack import PUNCTUATION_BREAK, Category, Pack, Script
+from donecheck.actors.words.lang import de, en, es, fr, ja, zh
+from donecheck.actors.words.lang.pack import PUNCTUATION_BREAK, Category, Pack, Script
 
 __all__ = ["PACKS", "PUNCTUATION_BREAK", "Category", "Pack", "Script"]
 

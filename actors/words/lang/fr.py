@@ -1,6 +1,6 @@
 """The French pack: every word the review reads in it (fields: ``pack.py``)."""
 
-from donecheck.actors.review.lang.pack import TARGET, Pack
+from donecheck.actors.words.lang.pack import TARGET, Pack
 
 PACK = Pack(
     code="fr",

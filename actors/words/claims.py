@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Literal
 
-from donecheck.actors.review.hints import Hint
-from donecheck.actors.review.lang import PACKS, PUNCTUATION_BREAK, Category, Pack
+from donecheck.actors.words.hints import Hint
+from donecheck.actors.words.lang import PACKS, PUNCTUATION_BREAK, Category, Pack
 
 __all__ = [
     "ApprovalClaim",

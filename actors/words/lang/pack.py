@@ -1,4 +1,4 @@
-"""What a language pack holds (see :mod:`donecheck.actors.review.lang`)."""
+"""What a language pack holds (see :mod:`donecheck.actors.words.lang`)."""
 
 from __future__ import annotations
 
