@@ -73,6 +73,18 @@ def _diff_path(rest: str) -> str | None:
     return path or None
 
 
+def _hunk_line(line: str, old: list[str], new: list[str]) -> None:
+    """One line of a hunk: removed (``-``), added (``+``), or context on both sides;
+    ``\\ No newline at end of file`` and the like are neither."""
+    if line.startswith("-"):
+        old.append(line[1:])
+    elif line.startswith("+"):
+        new.append(line[1:])
+    elif line.startswith(" ") or line == "":
+        old.append(line[1:])
+        new.append(line[1:])
+
+
 def _v4a(lines: list[str]) -> list[Touch]:
     touches: list[Touch] = []
     path: str | None = None
@@ -119,13 +131,8 @@ def _v4a(lines: list[str]) -> list[Touch]:
             continue
         if line.startswith("@@"):
             flush_hunk()
-        elif line.startswith("-"):
-            old.append(line[1:])
-        elif line.startswith("+"):
-            new.append(line[1:])
-        elif line.startswith(" ") or line == "":
-            old.append(line[1:])
-            new.append(line[1:])
+        else:
+            _hunk_line(line, old, new)
     flush_file()
     return touches
 
@@ -190,17 +197,8 @@ def _unified(lines: list[str]) -> list[Touch]:
             flush_hunk() if not created else None
             in_hunk = True
             continue
-        if not in_hunk:
-            continue
-        if line.startswith("-"):
-            old.append(line[1:])
-        elif line.startswith("+"):
-            new.append(line[1:])
-        elif line.startswith(" ") or line == "":
-            old.append(line[1:])
-            new.append(line[1:])
-        elif line.startswith("\\"):
-            continue  # "\ No newline at end of file"
+        if in_hunk:
+            _hunk_line(line, old, new)
     flush_file()
     return touches
 

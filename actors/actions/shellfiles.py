@@ -246,30 +246,18 @@ def _remove(at: _At) -> list[Touch]:
     return [Touch(path, "delete") for path in _operands(at.words)]
 
 
-def _move(at: _At) -> list[Touch]:
-    """``mv a b``, ``mv a b dir/``, ``mv -t dir a b``: the sources go, the targets come."""
-    words = at.words
-    target_dir = next((words[k + 1] for k, w in enumerate(words[:-1]) if w in {"-t"}), None)
-    paths = _operands(words, frozenset({"-t", "-S", "--suffix", "--target-directory"}))
-    if target_dir is None:
-        if len(paths) < 2:
-            return []
-        *sources, target = paths
-    else:
-        sources, target = paths, target_dir
-    into = target_dir is not None or len(sources) > 1 or target.endswith("/")
-    found: list[Touch] = []
-    for source in sources:
-        dest = posixpath.join(target, posixpath.basename(source.rstrip("/"))) if into else target
-        found += [Touch(source, "delete"), Touch(dest, "write", source=source)]
-    return found
+_COPY_VALUES = frozenset({"-t", "--target-directory", "-S", "--suffix", "-m", "--mode", "-o", "-g"})
+"""Options of mv, cp and install that take a value."""
 
 
-def _copy(at: _At) -> list[Touch]:
-    """``cp a b``, ``cp -r a b dir/``, ``install -m 644 a b``."""
-    words = at.words
-    target_dir = next((words[k + 1] for k, w in enumerate(words[:-1]) if w == "-t"), None)
-    paths = _operands(words, frozenset({"-t", "-m", "--mode", "-o", "-g", "-S", "--suffix"}))
+def _transfers(words: list[str]) -> list[tuple[str, str]]:
+    """``(source, destination)`` of each file ``mv``/``cp``/``install`` moves or copies:
+    ``a b``; ``a b dir/`` and ``-t dir a b`` into the folder."""
+    target_dir = next(
+        (words[k + 1] for k, w in enumerate(words[:-1]) if w in {"-t", "--target-directory"}),
+        None,
+    )
+    paths = _operands(words, _COPY_VALUES)
     if target_dir is None:
         if len(paths) < 2:
             return []
@@ -278,13 +266,23 @@ def _copy(at: _At) -> list[Touch]:
         sources, target = paths, target_dir
     into = target_dir is not None or len(sources) > 1 or target.endswith("/")
     return [
-        Touch(
-            posixpath.join(target, posixpath.basename(s.rstrip("/"))) if into else target,
-            "write",
-            source=s,
-        )
+        (s, posixpath.join(target, posixpath.basename(s.rstrip("/"))) if into else target)
         for s in sources
     ]
+
+
+def _move(at: _At) -> list[Touch]:
+    """``mv``: the sources go, the destinations come."""
+    return [
+        touch
+        for source, dest in _transfers(at.words)
+        for touch in (Touch(source, "delete"), Touch(dest, "write", source=source))
+    ]
+
+
+def _copy(at: _At) -> list[Touch]:
+    """``cp``, ``install``: the destinations come, the sources stay."""
+    return [Touch(dest, "write", source=source) for source, dest in _transfers(at.words)]
 
 
 def _touch(at: _At) -> list[Touch]:
