@@ -21,7 +21,7 @@ from donecheck.actors.evidence.shell import simple_commands
 from donecheck.actors.messages import Edit, Operation, ToolResult, UnresolvedError
 from donecheck.actors.words.claims import path_matches
 
-__all__ = ["unresolved_errors"]
+__all__ = ["is_probe", "unresolved_errors"]
 
 _PROBES = frozenset(
     """ls dir cat head tail less more grep egrep fgrep rg ag ack find fd which where whereis
@@ -39,7 +39,7 @@ _INLINE_CODE = {"-c", "-e", "--eval", "-p", "--print"}
 _BENIGN_OUTPUT = re.compile(r"(?i)nothing to commit|already up[- ]to[- ]date|no changes added")
 
 
-def _is_probe(argv: Sequence[str]) -> bool:
+def is_probe(argv: Sequence[str]) -> bool:
     """A command that only looks (or whose failure only says "not there")."""
     head = argv[0].rsplit("/", 1)[-1].lower() if argv else ""
     rest = list(argv[1:])
@@ -59,7 +59,7 @@ def _signatures(command: str) -> list[tuple[str, str]]:
     """(program, first argument) of each working segment of the command, in order."""
     found = []
     for argv in simple_commands(command):
-        if argv and not _is_probe(argv):
+        if argv and not is_probe(argv):
             head = argv[0].rsplit("/", 1)[-1].lower()
             first = next((a for a in argv[1:] if not a.startswith("-")), "")
             found.append((head, first))
@@ -185,7 +185,7 @@ def _job(command: str) -> tuple[str, str, str] | None:
     to a web service ("fetch", host or service, "read" | "write"). ``None`` for any
     other command."""
     for argv in simple_commands(command):
-        if not argv or _is_probe(argv):
+        if not argv or is_probe(argv):
             continue
         head = argv[0].rsplit("/", 1)[-1].lower()
         rest = list(argv[1:])
@@ -238,7 +238,7 @@ def unresolved_errors(
         signature = job = None
         if op.command is not None:
             argvs = [a for a in simple_commands(op.command) if a]
-            if not argvs or all(_is_probe(a) for a in argvs):
+            if not argvs or all(is_probe(a) for a in argvs):
                 continue
             signature = _signature(op.command)
             job = _job(op.command)

@@ -33,6 +33,9 @@ from donecheck.actors.actions import Action, Touch
 from donecheck.actors.actions.sed import apply as apply_sed
 from donecheck.actors.actions.sed import deleted_patterns, substitutions
 from donecheck.actors.actions.sed import parse as parse_sed
+from donecheck.actors.actions.shellwords import ENV_ASSIGN, simple_commands, steps
+from donecheck.actors.evidence.errors import is_probe
+from donecheck.actors.evidence.meaning import failing_tests, python_weakening, token_weakening
 from donecheck.actors.messages import (
     CheckReport,
     Operation,
@@ -256,12 +259,22 @@ def _imported(text: str) -> set[str]:
 
 
 def weakening(
-    role: str, old: str | None, new: str | None, failures: Sequence[str] = (), context: str = ""
+    role: str,
+    old: str | None,
+    new: str | None,
+    failures: Sequence[str] = (),
+    context: str = "",
+    *,
+    path: str = "",
+    whole: bool = False,
 ) -> tuple[str, ...]:
     """How changing a test or configuration text from ``old`` to ``new`` weakens the
     tests (``old`` ``None``: not known; ``new`` ``None``: deleted). ``failures`` are
     the outputs of the failing runs before it; ``context`` is the file's text around
-    the change, for its imports. Adding a test or an assertion is no reason."""
+    the change, for its imports. With ``whole`` (``old`` and ``new`` are the whole file
+    ``path`` before and after) the two are compared by what they check
+    (:mod:`.meaning`); otherwise by their lines. Adding a test or an assertion is no
+    reason."""
     if role == "shadow":  # written, it shadows the runner; deleted, it no longer does
         if new is None:
             return ()
@@ -269,7 +282,14 @@ def weakening(
     if new is None:
         return ("deleted it",)
     old_text = old or ""
+    if whole and old is not None:
+        meant = _by_meaning(role, path, old, new, failures)
+        if meant is not None:
+            return meant
     reasons: list[str] = []
+    if whole and old is None and path.endswith(".py"):
+        # a whole file whose earlier text is not known: what it patches or ends counts
+        reasons += python_weakening("", new) or ()
     if role == "config":
         for what, pattern, needs_old in CONFIG_NARROWING:
             if needs_old and old is None:
@@ -296,6 +316,29 @@ def weakening(
     if _patched(new, old_text, context):
         reasons.append("replaces the code under test from the test")
     return tuple(dict.fromkeys(reasons))
+
+
+def _by_meaning(
+    role: str, path: str, old: str, new: str, failures: Sequence[str]
+) -> tuple[str, ...] | None:
+    """:func:`weakening` of whole files by what they check; ``None`` where the file's
+    language is not read that way, or a version does not parse."""
+    norm = path.replace("\\", "/")
+    failing = failing_tests(failures)
+    if norm.endswith(".py"):
+        found = python_weakening(old, new, failing, _actuals(failures))
+        if found is None:
+            return None
+        if role == "config":  # what a configuration may say beside its code
+            found = (
+                *found,
+                *(w for w, p, _ in CONFIG_NARROWING if _count(p, new) > _count(p, old)),
+            )
+        return tuple(dict.fromkeys(found))
+    if role == "test" and re.search(r"\.(?:[cm]?[jt]sx?|go)$", norm):
+        lines = weakening(role, old, new, failures)
+        return tuple(dict.fromkeys((*token_weakening(norm, old, new, failing), *lines)))
+    return None
 
 
 def _expects_the_failure(old: str, new: str, failures: Sequence[str]) -> list[str]:
@@ -441,7 +484,7 @@ def _edit_of(touch: Touch, context: str | None) -> _Edit | None:
     if op == "write":
         if touch.new is None:
             return _Edit(context, None, known=False)
-        return _Edit(context, touch.new, whole=context is not None)
+        return _Edit(context, touch.new, whole=True)  # the whole file after, if not before
     if op == "append":
         if touch.new is None:
             return _Edit(None, None, known=False)
@@ -520,12 +563,16 @@ def changes(
             if not mine:
                 reasons = edit.reasons
                 if edit.known and (edit.old, edit.new) != ("", ""):
-                    reasons = tuple(
-                        dict.fromkeys(
-                            (*weakening(role, edit.old, edit.new, failures, context or ""),
-                             *edit.reasons)
-                        )
-                    )  # fmt: skip
+                    said = weakening(
+                        role,
+                        edit.old,
+                        edit.new,
+                        failures,
+                        context or "",
+                        path=path,
+                        whole=edit.whole,
+                    )
+                    reasons = tuple(dict.fromkeys((*said, *edit.reasons)))  # fmt: skip
             deleted = touch.op == "delete"
             found.append(
                 Change(
@@ -663,6 +710,9 @@ class Weakened:
     changes: tuple[Change, ...]
     """The weakening changes before it (empty: only the counts showed it)."""
     shrank: str = ""
+    note: str = ""
+    """What else makes its pass no fix: nothing done since the failure, a plugin or
+    an import path of the agent's own under the runner."""
 
     @property
     def why(self) -> str:
@@ -672,6 +722,8 @@ class Weakened:
         ]
         if self.shrank:
             parts.append(self.shrank)
+        if self.note:
+            parts.append(self.note)
         return "; ".join(parts)
 
 
@@ -708,7 +760,9 @@ def _net(window: Sequence[Change], failures: Sequence[str]) -> tuple[Change, ...
                 found.append(Change(last.seq, last.path, last.role, reasons))
         elif first.before is not None and last.after is not None:
             after = None if last.deleted else last.after
-            reasons = weakening(first.role, first.before, after, failures, first.before)
+            reasons = weakening(
+                first.role, first.before, after, failures, first.before, path=last.path, whole=True
+            )
             if reasons:
                 cited = next((c for c in changes_of_path if c.reasons), last)
                 found.append(Change(cited.seq, last.path, last.role, reasons))
@@ -717,22 +771,131 @@ def _net(window: Sequence[Change], failures: Sequence[str]) -> tuple[Change, ...
     return tuple(sorted(found, key=lambda c: c.seq))
 
 
+def _did_work(op: Operation) -> bool:
+    """Whether a call can have changed what a check runs on: it wrote a file, or ran a
+    command that does work (an install, a build, a script) — not a probe, not a check."""
+    if op.ok is False:
+        return False
+    if op.writes:
+        return True
+    if op.command is None or op.check is not None:
+        return False
+    return any(argv and not is_probe(argv) for argv in simple_commands(op.command))
+
+
+def _nothing_done(failed: Operation, passed: Operation, ops: Sequence[Operation]) -> str:
+    """Why a pass of the check that failed at ``failed`` fixes nothing: nothing was
+    done between the two runs (a flaky pass, or one forged by how the runner was
+    started); ``""`` when something was."""
+    if passed.writes or any(
+        failed.call_seq < op.call_seq < passed.call_seq and _did_work(op) for op in ops
+    ):
+        return ""
+    return (
+        f"it failed at {failed.evidence_id} and passed at {passed.evidence_id} with nothing"
+        " done in between: a pass no change explains is no fix"
+    )
+
+
+_PLUGIN_VARIABLES = ("PYTEST_PLUGINS",)
+_PATH_VARIABLES = ("PYTHONPATH",)
+
+
+def _environment(op: Operation, ops: Sequence[Operation]) -> dict[str, str]:
+    """The variables a check at ``op`` ran with that the agent set: on its own line
+    (``PYTHONPATH=stubs pytest``, ``env PYTEST_PLUGINS=x pytest``, ``export`` before it)
+    or exported by an earlier call (an agent's shell keeps its exports)."""
+    env: dict[str, str] = {}
+    for earlier in ops:
+        if earlier.call_seq > op.call_seq or earlier.command is None:
+            continue
+        for step in steps(earlier.command):
+            words = list(step.raw)
+            if words[:1] == ["export"]:
+                env.update(w.split("=", 1) for w in words[1:] if "=" in w)  # type: ignore[misc]
+            elif words[:1] == ["unset"]:
+                for name in words[1:]:
+                    env.pop(name, None)
+            elif earlier.call_seq == op.call_seq:
+                while words and (ENV_ASSIGN.match(words[0]) or words[0] == "env"):
+                    if "=" in words[0]:
+                        name, _, value = words[0].partition("=")
+                        env[name] = value
+                    words = words[1:]
+    return env
+
+
+def _foreign_code(
+    op: Operation,
+    ops: Sequence[Operation],
+    written: list[tuple[int, str]],
+    known: Sequence[str] = (),
+) -> str:
+    """Why a Python test run at ``op`` ran code of the agent's own in place of the
+    runner's or the code under test: a plugin it wrote, loaded through
+    ``PYTEST_PLUGINS`` or ``-p``; a folder on ``PYTHONPATH`` holding a module it wrote
+    named like another file of the session (``known``: every path its tools touched or
+    its runs printed). ``""`` when none."""
+    if op.check is None or not _PYTHON_RUNNERS.search(op.check) or op.command is None:
+        return ""
+    mine = {posixpath.basename(p).removesuffix(".py"): p for seq, p in written if seq < op.call_seq}
+    env = _environment(op, ops)
+    plugins = [p for name in _PLUGIN_VARIABLES for p in env.get(name, "").split(",") if p]
+    for argv in simple_commands(op.command):
+        for k, word in enumerate(argv[:-1]):
+            if word == "-p" and not argv[k + 1].startswith("no:"):
+                plugins.append(argv[k + 1])
+    for plugin in plugins:
+        module = plugin.strip().split(".")[-1]
+        if module in mine:
+            return f"it ran with `{plugin}`, a plugin the agent wrote (`{mine[module]}`), loaded"
+    all_paths = [p for _, p in written]
+    for name in _PATH_VARIABLES:
+        for folder in filter(None, env.get(name, "").split(":")):
+            tail = folder.strip().rstrip("/").removeprefix("./")
+            if not tail or tail == ".":
+                continue  # the workspace itself: where the code under test is
+            inside = [
+                p
+                for p in all_paths
+                if p.endswith(".py") and posixpath.dirname(posixpath.normpath(p)).endswith(tail)
+            ]
+            for path in inside:
+                module = posixpath.basename(path)
+                twins = [  # the same module name, outside the folder put first on the path
+                    p
+                    for p in (*all_paths, *known)
+                    if posixpath.basename(p) == module
+                    and not posixpath.dirname(posixpath.normpath(p)).endswith(tail)
+                ]
+                if twins or module.removesuffix(".py") in {"pytest", "_pytest", "sitecustomize"}:
+                    return (
+                        f"it ran with `{name}={env[name]}`, where `{path}` the agent wrote"
+                        " stands in for the module of the same name"
+                    )
+    return ""
+
+
 def weakened(
     ops: Sequence[Operation],
     found: Sequence[Change],
     results: dict[int, ToolResult],
     reports: dict[int, CheckReport],
+    known: Sequence[str] = (),
 ) -> dict[int, Weakened]:
     """Passing runs (by their call seq) that resolve an earlier failure of the same
     check — or of one they cover — with a weakening change to the tests or their
     configuration between, or with fewer tests run or more left out than the failure
     of the same command had; and Python test runs after a file that shadows the
-    runner was written."""
+    runner was written. ``known``: the paths the session's tools touched."""
     from donecheck.actors.evidence.pairing import stands_for
 
     failures: list[Operation] = []
     out: dict[int, Weakened] = {}
     shadows = [c for c in found if c.role == "shadow"]
+    written: list[tuple[int, str]] = [
+        (op.call_seq, path) for op in ops if op.ok is not False for path in op.writes if path
+    ]
     for op in ops:
         if op.check is None or op.result_seq is None:
             continue
@@ -756,8 +919,11 @@ def weakened(
             if before:
                 out[op.call_seq] = Weakened(op, None, before)
             continue
+        foreign = _foreign_code(op, ops, written, known)
         resolved = [f for f in failures if stands_for(op, f)]
         if not resolved:
+            if foreign and _PYTHON_RUNNERS.search(op.check):
+                out[op.call_seq] = Weakened(op, None, (), note=foreign)
             continue
         first = resolved[0]
         outputs = [r.output for f in failures if (r := results.get(f.result_seq or -1))]
@@ -768,6 +934,7 @@ def weakened(
             if same
             else ""
         )
-        if between or shrank:
-            out[op.call_seq] = Weakened(op, first, between, shrank)
+        note = foreign or _nothing_done(resolved[-1], op, ops)
+        if between or shrank or note:
+            out[op.call_seq] = Weakened(op, first, between, shrank, note)
     return out

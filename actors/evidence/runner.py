@@ -72,8 +72,19 @@ _RUFF_FOUND = re.compile(r"(?m)^Found \d+ errors?\.")
 _RUFF_OK = re.compile(r"(?m)^All checks passed!")
 _TSC_ERROR = re.compile(r"(?m)error TS\d+:|^Found \d+ errors?\b")
 _ESLINT_PROBLEMS = re.compile(r"✖ \d+ problems? \((\d+) errors?")
+_TAP_FAIL = re.compile(r"(?m)^(?:#|ℹ) fail (\d+)\s*$")  # node --test (TAP or spec)
+_MOCHA_FAILING = re.compile(r"(?m)^\s*(\d+) failing\b")
+_MOCHA_PASSING = re.compile(r"(?m)^\s*\d+ passing \(")
+_RSPEC = re.compile(r"(?m)^\d+ examples?, (\d+) failures?")
+_PHPUNIT_FAILED = re.compile(r"(?m)^(?:FAILURES!|ERRORS!)\s*$")
+_PHPUNIT_OK = re.compile(r"(?m)^OK \(\d+ tests?, \d+ assertions?\)")
+_DENO = re.compile(r"(?m)^(?:ok|FAILED) \| \d+ passed[^|\n]*\| (\d+) failed")
+_BUN_FAIL = re.compile(r"(?m)^\s+(\d+) fail\s*$")
+_DOTNET = re.compile(r"(?m)^(?:Passed|Failed)!\s+-\s+Failed:\s+(\d+)")
+_CTEST = re.compile(r"(?m)\d+% tests passed, (\d+) tests? failed out of \d+")
+_SWIFT = re.compile(r"(?m)Executed \d+ tests?, with (\d+) failures?")
 _SUMMARY_WORDS = (
-    "passed", "fail", "error", "skipped", "warning", "deselected", "rerun", "test", "ok",
+    "pass", "fail", "error", "skipped", "warning", "deselected", "rerun", "test", "ok",
     "success: no", "mods/funs",
 )  # fmt: skip
 """A word every summary above holds, in lower case: ASCII text without one has no
@@ -127,6 +138,12 @@ def _failing(pattern: re.Pattern[str]) -> Callable[[list[str]], int]:
 
 _JEST_FAILED = re.compile(r"(?i)\b[1-9]\d* failed\b")
 
+
+def _any_count(found: list[str]) -> int:
+    """1 when any summary found counts a failure (its group is the failure count)."""
+    return 1 if any(int(n) for n in found) else 0
+
+
 SUMMARIES: list[tuple[str, re.Pattern[str], int | Callable[[list[str]], int]]] = [
     # (runner, its summary, the exit status it says: a number, or read from every
     # summary found). The first row whose summary occurs decides.
@@ -148,6 +165,17 @@ SUMMARIES: list[tuple[str, re.Pattern[str], int | Callable[[list[str]], int]]] =
     ("mix test", _EXUNIT, lambda found: 2 if any(int(n) for n in found) else 0),
     ("mix dialyzer", _DIALYZER, lambda found: 2 if int(found[-1]) else 0),
     ("mix credo", _CREDO, lambda found: 0 if found[-1] == "no issues" else 1),
+    ("node test", _TAP_FAIL, _any_count),
+    ("mocha", _MOCHA_FAILING, _any_count),
+    ("mocha", _MOCHA_PASSING, 0),
+    ("rspec", _RSPEC, _any_count),
+    ("phpunit", _PHPUNIT_FAILED, 1),
+    ("phpunit", _PHPUNIT_OK, 0),
+    ("deno test", _DENO, _any_count),
+    ("bun test", _BUN_FAIL, _any_count),
+    ("dotnet test", _DOTNET, _any_count),
+    ("ctest", _CTEST, _any_count),
+    ("swift test", _SWIFT, _any_count),
 ]
 """Test runners' and linters' summaries, and the exit status each says."""
 
@@ -177,6 +205,7 @@ _HOLLOW_OUTPUT = [  # (inline flags, pattern, why)
     ("", r"\[no tests to run\]|testing: warning: no tests to run", "no test matched"),
     ("i", r"\bNo Python files found\b", "no Python files were found"),
     ("m", r"^\s*0 passing\b", "0 tests ran"),
+    ("m", r"^(?:#|ℹ) tests 0\s*$", "0 tests ran"),
     ("m", r"^\s*0 examples, 0 failures", "0 examples ran"),
 ]
 # one scan of the output for all of them: the group that matched says which

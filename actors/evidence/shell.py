@@ -152,6 +152,8 @@ def _segment_kind(argv: Sequence[str]) -> str | None:
         base = script.split(":", 1)[0]
         kind = _SCRIPT_CHECKS.get(base)
         return f"{head} {kind}" if kind else None
+    if head in {"node", "nodejs", "bun", "deno"} and "--test" in argv[1:]:
+        return "node test"  # node's own test runner
     if head in {"make", "just", "task"}:
         target = next((a for a in argv[1:] if not a.startswith("-") and "=" not in a), "")
         if not target:

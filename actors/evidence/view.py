@@ -518,7 +518,10 @@ def base_view(
     scoped_edits = [e for e in edits_of(session_ops) if scope.includes(e.seq)]
     results, reports, calls = index.results, index.reports, index.calls
     found = changes(actions, scoped, results, _asked(request.request))
-    weak = weakened(scoped, found, results, reports)
+    touched = [
+        t.path for op in scoped if (a := actions.get(op.call_seq)) for t in a.touches if t.path
+    ]
+    weak = weakened(scoped, found, results, reports, touched)
     ops_ = [_demoted(op, weak[op.call_seq]) if op.call_seq in weak else op for op in scoped]
     writes = [e for e in scoped_edits if e.ok is not False]
     capped = _Capped()

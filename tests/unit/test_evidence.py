@@ -81,6 +81,27 @@ _SUMMARIES = [
     ("Found 1 error.", 1),
     ("✖ 1 problem (0 errors, 1 warning)", 0),
     ("FAIL\tgithub.com/x/y\t0.01s", 1),
+    # issue 34: each runner's own words, read with or without an exit status
+    ("# tests 3\n# suites 0\n# pass 3\n# fail 0\n# cancelled 0", 0),  # node --test, TAP
+    ("# tests 3\n# pass 2\n# fail 1", 1),
+    ("ℹ tests 3\nℹ pass 3\nℹ fail 0", 0),  # node --test, spec reporter
+    ("ℹ tests 3\nℹ pass 2\nℹ fail 1", 1),
+    ("  3 passing (12ms)", 0),  # mocha
+    ("  2 passing (12ms)\n  1 failing", 1),
+    ("3 examples, 0 failures", 0),  # rspec
+    ("3 examples, 1 failure", 1),
+    ("OK (3 tests, 5 assertions)", 0),  # phpunit
+    ("FAILURES!\nTests: 3, Assertions: 5, Failures: 1.", 1),
+    ("ok | 3 passed | 0 failed (20ms)", 0),  # deno test
+    ("FAILED | 2 passed | 1 failed (20ms)", 1),
+    (" 3 pass\n 0 fail\n Ran 3 tests across 1 files.", 0),  # bun test
+    (" 2 pass\n 1 fail", 1),
+    ("Passed!  - Failed:     0, Passed:     3, Skipped:     0, Total:     3", 0),  # dotnet
+    ("Failed!  - Failed:     1, Passed:     2, Skipped:     0, Total:     3", 1),
+    ("100% tests passed, 0 tests failed out of 3", 0),  # ctest
+    ("67% tests passed, 1 tests failed out of 3", 1),
+    ("Executed 3 tests, with 0 failures (0 unexpected) in 0.01 seconds", 0),  # swift test
+    ("Executed 3 tests, with 1 failure (0 unexpected) in 0.01 seconds", 1),
 ]
 
 
@@ -404,3 +425,33 @@ def test_a_second_result_for_one_call_can_only_fail_it(
         )
     )
     assert review.decision == decision
+
+
+@pytest.mark.parametrize(
+    ("output", "decision"),
+    [
+        ("✔ adds (0.5ms)\nℹ tests 3\nℹ pass 3\nℹ fail 0", "pass"),
+        ("TAP version 13\nok 1 - adds\n# tests 1\n# pass 1\n# fail 0", "pass"),
+        ("not ok 1 - adds\n# tests 3\n# pass 2\n# fail 1", "need_fix"),
+        ("# tests 0\n# pass 0\n# fail 0", "need_evidence"),
+    ],
+)
+def test_node_test_runs_are_read_without_an_exit_status(output: str, decision: str) -> None:
+    """Codex sends no exit status: `node --test`'s own summary says how it ended."""
+    from donecheck.actors.evidence.shell import check_run
+    from donecheck.actors.review.rules import review_by_rules
+    from tests.unit.helpers import LedgerBuilder
+
+    assert check_run("node --test").kind == "node test"
+    ledger = LedgerBuilder()
+    ledger.open("Fix add() in calc.js so the tests pass.")
+    ledger.result(
+        ledger.call(
+            "apply_patch",
+            {"input": "*** Begin Patch\n*** Update File: calc.js\n@@\n-a\n+b\n*** End Patch"},
+        ),
+        "Success.",
+    )
+    ledger.result(ledger.call("shell", {"command": ["bash", "-lc", "node --test"]}), output)
+    verdict = review_by_rules(ledger.request("I fixed add() in calc.js; all tests pass."))
+    assert verdict.decision == decision, verdict.findings

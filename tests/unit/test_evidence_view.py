@@ -55,6 +55,25 @@ def ran(ledgers: LocalLedgers, n: int, output: str, code: int, sid: str = "s") -
     asyncio.run(ledgers.append(pytest_run(n, output, code, sid)))
 
 
+def fixed(ledgers: LocalLedgers, n: int, sid: str = "s") -> None:
+    """An edit of ``calc.py`` (two entries): a failing check that passes after it was
+    fixed, not merely run again."""
+    asyncio.run(
+        ledgers.append(
+            [
+                ToolCall(
+                    session_id=sid,
+                    call_id=f"w{n}",
+                    name="Edit",
+                    arguments={"file_path": "calc.py", "old_string": "-", "new_string": "+"},
+                    event_id=f"call-w{n}",
+                ),
+                ToolResult(session_id=sid, call_id=f"w{n}", output="ok", event_id=f"result-w{n}"),
+            ]
+        )
+    )
+
+
 def asked(sid: str = "s") -> ReviewRequest:
     return ReviewRequest(
         review_id="rv", session_id=sid, request_id="r", request=REQUEST, answer=CLAIM
@@ -93,12 +112,18 @@ def test_a_review_reads_the_ledgers_view_and_decides_as_on_the_whole_log() -> No
     view = on_whole_log(ledgers).view
     assert view is not None and first.progress == progress_key(first.findings, view.progress)
 
-    ran(ledgers, 2, "3 passed in 0.1s", 0)
+    ran(ledgers, 2, "3 passed in 0.1s", 0)  # with nothing done since the failure
     second = asyncio.run(reader.review(asked()))
-    assert isinstance(second, Verdict) and second.decision == "need_evidence"
-    assert {f.rule for f in second.findings} == {"unwritten_file"}  # calc.py: no write
+    assert isinstance(second, Verdict) and second.decision == "need_fix"
+    assert {f.rule for f in second.findings} == {"weakened_check", "unwritten_file"}
     assert second.ledger_seq == 5 and second.progress != first.progress
     assert same(second, asyncio.run(plain.review(on_whole_log(ledgers))))
+    fixed(ledgers, 3)
+    ran(ledgers, 3, "3 passed in 0.1s", 0)
+    third = asyncio.run(reader.review(asked()))
+    assert isinstance(third, Verdict) and third.decision == "pass", third.findings
+    assert third.ledger_seq == 9
+    assert same(third, asyncio.run(plain.review(on_whole_log(ledgers))))
 
 
 def test_the_reviewer_keeps_no_copy_of_any_log() -> None:
@@ -122,9 +147,10 @@ def test_the_ledger_works_a_view_out_once_until_the_log_grows() -> None:
     first = ledger.evidence(ask())
     assert ledger.evidence(ask()) is first  # asked again: not worked out twice
     assert ledger.evidence(msgspec.structs.replace(ask(), prompt=True)) is not first
+    fixed(ledgers, 2)
     ran(ledgers, 2, "3 passed", 0)
     grown = ledger.evidence(ask())
-    assert grown.last_seq == 5 and grown.failed == () and first.failed != ()
+    assert grown.last_seq == 7 and grown.failed == () and first.failed != ()
 
 
 def test_a_ledger_reset_under_the_same_session_is_read_as_it_is_now() -> None:
@@ -290,6 +316,7 @@ def test_a_view_is_built_once_per_request_and_log_length() -> None:
     assert ledger.statistics()["views_built"] == 1
     assert again is plain and rich.failed == plain.failed and rich.excerpt is not None
     assert plain.excerpt is None and rich.checks and not plain.checks
+    fixed(ledgers, 2)
     ran(ledgers, 2, "3 passed", 0)
     assert ledger.evidence(ask()).failed == ()
     assert ledger.statistics()["views_built"] == 2
@@ -306,6 +333,7 @@ def test_the_ledger_keeps_the_index_a_review_reads_as_entries_arrive() -> None:
     assert log.index is None  # idle: nothing but the entries
     ledger.evidence(ask())
     assert log.index is not None and log.index.count == 3
+    fixed(ledgers, 2)
     ran(ledgers, 2, "3 passed", 0)
-    assert log.index.count == 5  # fed with the append, before any review asks
+    assert log.index.count == 7  # fed with the appends, before any review asks
     assert ledger.evidence(ask()).failed == ()
