@@ -68,6 +68,8 @@ class Row:
     """Keys of a move's or a copy's destination."""
     text: tuple[str, ...] = ()
     """Keys of an answer's, a question's or a sub-agent prompt's text."""
+    task: tuple[str, ...] = ()
+    """Keys of the background task whose output an ``output`` call fetches."""
     code: tuple[str, ...] = ()
     """Keys of inline code it runs (in ``language``), read for what it does to files."""
     language: str = ""
@@ -86,7 +88,7 @@ class Row:
         return (
             *self.path, *self.paths, *self.command, *self.commands, *self.old, *self.new,
             *self.content, *self.patch, *((self.edits,) if self.edits else ()), *self.lines,
-            *self.target, *self.text, *self.code,
+            *self.target, *self.text, *self.task, *self.code,
         )  # fmt: skip
 
 
@@ -109,8 +111,8 @@ ROWS: tuple[Row, ...] = (
     # --- Claude Code: sdk-tools.d.ts of @anthropic-ai/claude-code 1.0.100 and the agent
     # SDK; hook payloads and transcripts recorded from the real CLI in tests/clients
     _r(_CC, "Bash", "run", command=("command",)),
-    _r(_CC, "BashOutput", "output"),
-    _r(_CC, "TaskOutput", "output"),
+    _r(_CC, "BashOutput", "output", task=("bash_id",)),
+    _r(_CC, "TaskOutput", "output", task=("task_id",)),
     _r(_CC, "KillShell", "other"),
     _r(_CC, "KillBash", "other"),
     _r(_CC, "TaskStop", "other"),
@@ -138,7 +140,7 @@ ROWS: tuple[Row, ...] = (
     _r("codex", "container.exec", "run", command=("command",), argv=True),
     _r("codex", "local_shell", "run", command=("command",), argv=True),
     _r("codex", "exec_command", "run", command=("cmd", "command")),
-    _r("codex", "write_stdin", "output"),
+    _r("codex", "write_stdin", "output", task=("session_id",)),
     _r("codex", "apply_patch", "patch", patch=("input", "patch", "command")),
     _r("codex", "update_plan", "plan"),
     _r("codex", "view_image", "view", path=("path",)),
@@ -172,7 +174,7 @@ ROWS: tuple[Row, ...] = (
     # postToolUse's toolName/toolArgs and events.jsonl's tool.execution_start
     _r("copilot", "bash", "run", command=("command",)),
     _r("copilot", "powershell", "run", command=("command",)),
-    _r("copilot", "read_bash", "output"),
+    _r("copilot", "read_bash", "output", task=("shellId",)),
     _r("copilot", "write_bash", "other"),
     _r("copilot", "stop_bash", "other"),
     _r("copilot", "list_bash", "other"),
@@ -525,6 +527,7 @@ def _from_row(row: Row, name: str, args: Mapping[str, Any], opened: str | None) 
         if target is not None:
             touches.append(Touch(target, "write", source=path))
     text = _string(args, row.text) or ""
+    task = _first(args, row.task)
     return Action(
         kind=kind,
         tool=name,
@@ -533,6 +536,7 @@ def _from_row(row: Row, name: str, args: Mapping[str, Any], opened: str | None) 
         touches=tuple(touches),
         text=text,
         opens=path if row.opens else None,
+        task=str(task) if isinstance(task, str | int) and not isinstance(task, bool) else "",
     )
 
 

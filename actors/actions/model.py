@@ -98,6 +98,8 @@ class Action(msgspec.Struct, frozen=True, kw_only=True):
     """An answer's, a question's or a sub-agent prompt's text."""
     opens: str | None = None
     """The file it opened for later path-less line edits (SWE-agent's ``open``)."""
+    task: str = ""
+    """The background task whose output it fetched (an ``output`` call)."""
 
     @property
     def writes(self) -> tuple[str | None, ...]:

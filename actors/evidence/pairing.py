@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 import msgspec
 
 from donecheck.actors.actions import Action, ActionReader, read_action
+from donecheck.actors.evidence.background import Finished, finished, started
 from donecheck.actors.evidence.runner import outcome
 from donecheck.actors.evidence.shell import check_run, normalise_command, simple_commands
 from donecheck.actors.evidence.writes import edits_of
@@ -91,7 +92,8 @@ class Pairing:
     answer for everything fed so far."""
 
     __slots__ = (
-        "_by_call", "_finished", "_ops", "_reader", "_reports", "_writers", "actions", "count",
+        "_awaiting", "_background", "_by_call", "_finished", "_ops", "_reader", "_reports",
+        "_writers", "actions", "count",
     )  # fmt: skip
 
     def __init__(self) -> None:
@@ -105,6 +107,11 @@ class Pairing:
         self._reader = ActionReader()
         self.actions: dict[int, Action] = {}
         """Each call's :class:`~donecheck.actors.actions.Action`, by its seq."""
+        self._background: dict[str, int] = {}
+        """A background task's id or output file → the run that started it."""
+        self._awaiting: dict[str, tuple[int, bool]] = {}
+        """A call fetching a background task's output → the run that started it, and
+        whether it reads the task's output file (what it shows is the output)."""
 
     def feed(self, entries: Iterable[LedgerEntry]) -> None:
         ops, by_call, writers = self._ops, self._by_call, self._writers
@@ -117,6 +124,12 @@ class Pairing:
                 command = action.command
                 if command is None and action.changes_files:
                     writers.add(event.call_id)
+                origin = self._background.get(action.task) if action.task else None
+                if origin is not None:
+                    self._awaiting[event.call_id] = (origin, False)
+                for path in action.shown:  # its output file, read
+                    if path in self._background:
+                        self._awaiting[event.call_id] = (self._background[path], True)
                 by_call[event.call_id] = len(ops)
                 ops.append(
                     Operation(
@@ -133,6 +146,8 @@ class Pairing:
                 )
             elif isinstance(event, ToolResult):
                 index = by_call.get(event.call_id)
+                if event.call_id in self._awaiting:
+                    self._came_back(*self._awaiting.pop(event.call_id), entry.seq, event)
                 result = outcome(
                     event,
                     ops[index].command if index is not None else None,  # the latest call's
@@ -164,8 +179,43 @@ class Pairing:
                     status_source=result.source,
                     caveat=result.caveat,
                 )
+                went_on = started(event.output) if ops[index].check is not None else None
+                if went_on is not None:  # it runs on: its result comes back later
+                    for key in went_on:
+                        if key:
+                            self._background[key] = index
             elif isinstance(event, CheckReport):
                 self._reports.append((entry.seq, event))
+
+    def _came_back(self, index: int, by_file: bool, seq: int, event: ToolResult) -> None:
+        """A background run's result, fetched by a later call (``seq``; ``by_file``: a
+        read of its output file): the run's own outcome, read from what came back, as
+        if the run had waited for it."""
+        done = finished(event.output)
+        op = self._ops[index]
+        if done is None:
+            if not by_file or event.ok is False:
+                return  # still running: nothing came back yet
+            done = Finished(event.output, None)  # what the file holds: its summary says
+        result = outcome(
+            ToolResult(
+                session_id=event.session_id,
+                call_id=event.call_id,
+                output=done.output,
+                exit_code=done.exit_code,
+                at=event.at,
+            ),
+            op.command,
+        )
+        self._finished[index] = event.at
+        self._ops[index] = msgspec.structs.replace(
+            op,
+            result_seq=seq,
+            ok=result.ok,
+            exit_code=result.exit_code,
+            status_source=result.source,
+            caveat=result.caveat,
+        )
 
     def operations(self) -> list[Operation]:
         if self._reports:  # few: matched against every call again, each time

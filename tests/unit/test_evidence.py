@@ -455,3 +455,81 @@ def test_node_test_runs_are_read_without_an_exit_status(output: str, decision: s
     ledger.result(ledger.call("shell", {"command": ["bash", "-lc", "node --test"]}), output)
     verdict = review_by_rules(ledger.request("I fixed add() in calc.js; all tests pass."))
     assert verdict.decision == decision, verdict.findings
+
+
+_BG = (
+    "Command running in background with ID: b7636e2. Output is being written to:"
+    " /tmp/t/tasks/b7636e2.output"
+)
+
+
+def _task_output(code: int, output: str) -> str:
+    """Claude Code's TaskOutput result, as its transcript records it."""
+    return (
+        "<retrieval_status>success</retrieval_status>\n\n<task_id>b7636e2</task_id>\n\n"
+        f"<task_type>local_bash</task_type>\n\n<status>completed</status>\n\n"
+        f"<exit_code>{code}</exit_code>\n\n<output>\n{output}\n</output>"
+    )
+
+
+@pytest.mark.parametrize(
+    ("fetch", "decision"),
+    [
+        # Claude Code: Bash in the background, then TaskOutput
+        (lambda lg: lg.result(lg.call("TaskOutput", {"task_id": "b7636e2", "block": True}),
+                              _task_output(0, "...\n3 passed in 0.1s")), "pass"),
+        (lambda lg: lg.result(lg.call("TaskOutput", {"task_id": "b7636e2", "block": True}),
+                              _task_output(1, "F..\n1 failed, 2 passed in 0.1s")), "need_fix"),
+        # ... or the output file read
+        (lambda lg: lg.result(lg.call("Read", {"file_path": "/tmp/t/tasks/b7636e2.output"}),
+                              "...\n3 passed in 0.1s"), "pass"),
+        (lambda lg: lg.run("tail -5 /tmp/t/tasks/b7636e2.output", 0, "1 failed, 2 passed in 0.1s"),
+         "need_fix"),
+        # ... still running: nothing came back
+        (lambda lg: lg.result(lg.call("TaskOutput", {"task_id": "b7636e2", "block": False}),
+                              "<retrieval_status>not_ready</retrieval_status>\n<status>running"
+                              "</status>"), "need_evidence"),
+    ],
+)  # fmt: skip
+def test_a_run_in_the_background_counts_when_its_result_comes_back(
+    fetch: object, decision: str
+) -> None:
+    from donecheck.actors.review.rules import review_by_rules
+    from tests.unit.helpers import LedgerBuilder
+
+    ledger = LedgerBuilder()
+    ledger.open("Fix add() in calc.py so the tests pass.")
+    ledger.result(
+        ledger.call("Edit", {"file_path": "calc.py", "old_string": "-", "new_string": "+"}), "ok"
+    )
+    ledger.result(
+        ledger.call("Bash", {"command": "python -m pytest -q", "run_in_background": True}), _BG
+    )
+    fetch(ledger)  # type: ignore[operator]
+    verdict = review_by_rules(ledger.request("I fixed add() in calc.py; all tests pass."))
+    assert verdict.decision == decision, verdict.findings
+
+
+@pytest.mark.parametrize(("exited", "decision"), [(0, "pass"), (1, "need_fix")])
+def test_a_codex_run_that_yielded_counts_when_it_exits(exited: int, decision: str) -> None:
+    from donecheck.actors.review.rules import review_by_rules
+    from tests.unit.helpers import LedgerBuilder
+
+    ledger = LedgerBuilder()
+    ledger.open("Fix add() in calc.py so the tests pass.")
+    ledger.result(
+        ledger.call("apply_patch", "*** Begin Patch\n*** Update File: calc.py\n@@\n-a\n+b\n"
+                    "*** End Patch"), "Success."
+    )  # fmt: skip
+    ledger.result(
+        ledger.call("exec_command", {"cmd": "python -m pytest -q", "yield_time_ms": 1000}),
+        "Chunk ID: a\nWall time: 1.0 seconds\nProcess running with session ID 42\nOutput:\n...",
+    )
+    summary = "3 passed in 0.1s" if exited == 0 else "1 failed, 2 passed in 0.1s"
+    ledger.result(
+        ledger.call("write_stdin", {"session_id": 42, "chars": ""}),
+        f"Chunk ID: b\nWall time: 2.0 seconds\nProcess exited with code {exited}\n"
+        f"Original token count: 9\nOutput:\n{summary}\n",
+    )
+    verdict = review_by_rules(ledger.request("I fixed add() in calc.py; all tests pass."))
+    assert verdict.decision == decision, verdict.findings
