@@ -128,6 +128,8 @@ __all__ = [
     "ViewKind",
     "ViewRequest",
     "WeakenedRun",
+    "WorkspaceFile",
+    "WorkspaceState",
     "decode",
     "encode",
     "encode_events",
@@ -322,6 +324,33 @@ class FileSnapshot(Message, frozen=True, kw_only=True):
     event_id: str = ""
 
 
+class WorkspaceFile(Message, frozen=True, kw_only=True):
+    """One test file, test configuration or runner shadow of a workspace."""
+
+    path: str
+    """Relative to the workspace's root, with ``/``."""
+    sha256: str
+    text: str | None = None
+    """Its text, when it is text and within the bound (else only its hash)."""
+    committed: bool | None = None
+    """Whether it is as git has it at ``HEAD`` (``None``: not known, or not in git)."""
+
+
+class WorkspaceState(Message, frozen=True, kw_only=True):
+    """The workspace's own ground truth, where DoneCheck can see it: its test files and
+    test configuration at a task's start and at a stop. A file it does not list did
+    not exist then (unless ``missed`` says the walk was cut)."""
+
+    session_id: str
+    root: str
+    moment: Literal["start", "stop"]
+    files: tuple[WorkspaceFile, ...] = ()
+    missed: str = ""
+    """What the bounds left out (empty: every such file is listed)."""
+    at: float = 0.0
+    event_id: str = ""
+
+
 class MaterialRecorded(Message, frozen=True, kw_only=True):
     """A parsed attachment became part of a session's evidence."""
 
@@ -408,6 +437,7 @@ LedgerEvent: TypeAlias = (
     | MaterialRecorded
     | SessionClosed
     | CheckReport
+    | WorkspaceState
 )
 
 

@@ -69,6 +69,11 @@ TRANSCRIPT_WAIT_S = 3.0
 """How long a Stop waits for a lagging transcript to hold the answer it reviews."""
 
 
+GatePolicy = Callable[[str], str]
+"""Why gates may not run for a folder (``""``: they may): the service's
+:class:`~donecheck.runtime.gates.GateAccess` for its caller."""
+
+
 @dataclass(frozen=True, slots=True)
 class HookReply:
     """What the hook answers (JSON for the client) and a note for logs."""
@@ -256,7 +261,18 @@ def _written(name: str, arguments: dict[str, Any] | str) -> list[str]:
     return [path for path in action.writes if path is not None]
 
 
-def _prompt(dc: Any, payload: dict[str, Any], agent: Agent, state: HookState) -> HookReply:
+def _readable(cwd: Any, gates: GatePolicy | None) -> bool:
+    """Whether the payload's ``cwd`` is a folder on this host the caller may have
+    DoneCheck read (the service's gate access rule; anywhere for a caller in the
+    user's own process)."""
+    if not isinstance(cwd, str) or not cwd or not os.path.isdir(cwd):
+        return False
+    return gates is None or not gates(cwd)
+
+
+def _prompt(
+    dc: Any, payload: dict[str, Any], agent: Agent, state: HookState, gates: GatePolicy | None
+) -> HookReply:
     prompt = str(payload.get("prompt") or "")
     session_id = session_id_for(payload, agent)
     if not_the_users(prompt):  # a continuation or a client's notice: the same task
@@ -266,13 +282,18 @@ def _prompt(dc: Any, payload: dict[str, Any], agent: Agent, state: HookState) ->
     if isinstance(cwd, str) and cwd and os.path.isdir(cwd):
         watch_gates(session_id, Path(cwd))  # the gates file as the user left it
     try:
-        dc.session(session_id).new_user_input(prompt)
+        session = dc.session(session_id)
+        session.new_user_input(prompt)
     except UnknownSessionError:
-        dc.open_session(prompt, session_id=session_id)
+        session = dc.open_session(prompt, session_id=session_id)
+    if _readable(cwd, gates):  # the tests as they are before the agent's first tool call
+        session.note_workspace(cwd, "start")
     return HookReply(note="task started")
 
 
-def _tool(dc: Any, payload: dict[str, Any], agent: Agent, state: HookState) -> HookReply:
+def _tool(
+    dc: Any, payload: dict[str, Any], agent: Agent, state: HookState, gates: GatePolicy | None
+) -> HookReply:
     session = _session(dc, payload, agent)
     tool = adapter(agent).tool(payload)
     call_id = tool.call_id
@@ -295,11 +316,6 @@ def _tool(dc: Any, payload: dict[str, Any], agent: Agent, state: HookState) -> H
     for n, path in enumerate(_written(tool.name, tool.arguments)):
         session.file_snapshot(os.path.join(cwd, path), event_id=f"snapshot:{call_id}:{n}")
     return HookReply(note="recorded")
-
-
-GatePolicy = Callable[[str], str]
-"""Why gates may not run for a folder (``""``: they may): the service's
-:class:`~donecheck.runtime.gates.GateAccess` for its caller."""
 
 
 def _gates(session: Any, payload: dict[str, Any], policy: GatePolicy | None) -> str:
@@ -379,6 +395,8 @@ def _stop(
         note = "DoneCheck: no final text to review; the turn was not checked"
         return HookReply(output=client.let_stop(note), note=note)
     ran = _gates(session, payload, gates)
+    if _readable(payload.get("cwd"), gates):
+        session.note_workspace(payload["cwd"], "stop")  # the tests as they are at this stop
     action = session.turn_stopping(answer, event_id=stop_event_id(payload, answer, agent))
     note = _note(action, session_id, ran)
     if isinstance(action, Steer):
@@ -392,7 +410,9 @@ def _stop(
     return HookReply(output=client.let_stop(note), note=note)
 
 
-def _interrupt(dc: Any, payload: dict[str, Any], agent: Agent, state: HookState) -> HookReply:
+def _interrupt(
+    dc: Any, payload: dict[str, Any], agent: Agent, state: HookState, gates: GatePolicy | None
+) -> HookReply:
     session = _known(dc, payload, agent)
     if session is None:
         return HookReply(note="no DoneCheck session to cancel")
@@ -400,7 +420,9 @@ def _interrupt(dc: Any, payload: dict[str, Any], agent: Agent, state: HookState)
     return HookReply(note="task cancelled: the user interrupted it")
 
 
-def _session_end(dc: Any, payload: dict[str, Any], agent: Agent, state: HookState) -> HookReply:
+def _session_end(
+    dc: Any, payload: dict[str, Any], agent: Agent, state: HookState, gates: GatePolicy | None
+) -> HookReply:
     """The session ended: a task the agent never finished is cancelled (a finished
     one keeps its end reason)."""
     session = _known(dc, payload, agent)
@@ -411,7 +433,9 @@ def _session_end(dc: Any, payload: dict[str, Any], agent: Agent, state: HookStat
     return HookReply(note="session ended")
 
 
-_HANDLERS: dict[str, Callable[[Any, dict[str, Any], Agent, HookState], HookReply]] = {
+_HANDLERS: dict[
+    str, Callable[[Any, dict[str, Any], Agent, HookState, GatePolicy | None], HookReply]
+] = {
     "prompt": _prompt,
     "tool": _tool,
     "interrupt": _interrupt,
@@ -438,4 +462,4 @@ def handle(
     handler = _HANDLERS.get(kind)
     if handler is None:
         return HookReply(note=f"ignored hook event {str(payload.get('hook_event_name'))!r}")
-    return handler(dc, payload, agent, state)
+    return handler(dc, payload, agent, state, gates)

@@ -343,6 +343,8 @@ class _Service:
         )
         if body.workspace is not None:
             await asyncio.to_thread(session.watch_gates, body.workspace)
+            if not self.gates_refused(request, body.workspace):  # a folder it may read
+                await session.note_workspace(body.workspace, "start")
         self.sessions[session.session_id] = session
         return JSONResponse(
             {"session_id": session.session_id, "request_id": session.request_id}, status_code=201
@@ -441,6 +443,7 @@ class _Service:
             if refused:
                 raise HttpError(403, f"gates not run: {refused}")
             await session.run_gates(body.workspace)
+            await session.note_workspace(body.workspace, "stop")
         action = await session.turn_stopping(body.answer, event_id=body.event_id)
         kind = (
             "deliver"

@@ -55,6 +55,7 @@ from donecheck.actors.messages import (
     UserInput,
     Verdict,
     ViewRequest,
+    WorkspaceState,
     view_decoder,
 )
 from donecheck.parsers.material import sha256_file
@@ -126,6 +127,23 @@ class _SessionBase:
             "at": self._clock.now(),
             "event_id": event_id or new_id("ev-"),
         }
+
+    def workspace_event(
+        self,
+        workspace: str | os.PathLike[str],
+        moment: Literal["start", "stop"],
+        *,
+        event_id: str | None = None,
+    ) -> WorkspaceState:
+        """The workspace's test files and test configuration as they are now
+        (:func:`~donecheck.runtime.workspace.workspace_state`), as an event to record:
+        at a task's start (``moment="start"``) and at each stop (``"stop"``)."""
+        from donecheck.runtime.workspace import workspace_state
+
+        stamp = self._stamp(event_id)
+        return workspace_state(
+            workspace, moment, self.session_id, at=stamp["at"], event_id=stamp["event_id"]
+        )
 
     def tool_call_event(
         self,
@@ -415,6 +433,17 @@ class Session(_SessionBase):
         ack: AppendAck = self._wait(self._append_ref(events), "ledger")
         return ack
 
+    def note_workspace(
+        self, workspace: str | os.PathLike[str], moment: Literal["start", "stop"]
+    ) -> WorkspaceState:
+        """Record the workspace's test files and test configuration as they are now:
+        call it at a task's start (before the agent's first tool call) and before each
+        stop, and a change to the tests by any route — or its undo — is judged by what
+        the files hold, not only by what the agent's calls say they did."""
+        state = self.workspace_event(workspace, moment)
+        self.record([state])
+        return state
+
     def run_gates(self, workspace: str | os.PathLike[str]) -> StopGates | None:
         """Run the gates ``workspace`` lists (``donecheck.toml`` or ``[tool.donecheck]``
         in ``pyproject.toml``) that this session's writes made due, and record their
@@ -603,6 +632,13 @@ class AsyncSession(_SessionBase):
 
     async def record(self, events: Sequence[LedgerEvent]) -> AppendAck:
         return await self._append_async(events)
+
+    async def note_workspace(
+        self, workspace: str | os.PathLike[str], moment: Literal["start", "stop"]
+    ) -> WorkspaceState:
+        state = await asyncio.to_thread(self.workspace_event, workspace, moment)
+        await self.record([state])
+        return state
 
     async def run_gates(self, workspace: str | os.PathLike[str]) -> StopGates | None:
         from donecheck.runtime.gates import find_gates, gate_report, gates_at_stop

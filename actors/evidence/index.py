@@ -24,6 +24,7 @@ from donecheck.actors.messages import (
     ToolCall,
     ToolResult,
     UserInput,
+    WorkspaceState,
 )
 from donecheck.actors.words.attachments import material_key
 
@@ -47,6 +48,7 @@ class EvidenceIndex:
         "snapshot_targets",
         "snapshots",
         "starts",
+        "workspaces",
     )
 
     def __init__(self, snapshot_targets: int = 24) -> None:
@@ -71,6 +73,8 @@ class EvidenceIndex:
         self.snapshot_targets = snapshot_targets
         self.snapshots: dict[str, FileSnapshot] = {}
         """The latest snapshot of each of the first ``snapshot_targets`` paths."""
+        self.workspaces: list[tuple[int, WorkspaceState]] = []
+        """The workspace's test files as seen at each task's start and each stop."""
 
     @classmethod
     def of(cls, entries: Iterable[LedgerEntry], snapshot_targets: int = 24) -> EvidenceIndex:
@@ -104,11 +108,31 @@ class EvidenceIndex:
             elif kind is MaterialRecorded:
                 assert isinstance(event, MaterialRecorded)
                 self.materials[material_key(event.material)] = event.material
+            elif kind is WorkspaceState:
+                assert isinstance(event, WorkspaceState)
+                self.workspaces.append((seq, event))
             elif kind is FileSnapshot:
                 assert isinstance(event, FileSnapshot)
                 self.snapshot_paths[event.path] = None
                 if event.path in self.snapshots or len(self.snapshots) < self.snapshot_targets:
                     self.snapshots[event.path] = event
+
+    def workspace(
+        self, since: int, until: int | None = None
+    ) -> tuple[WorkspaceState | None, tuple[int, WorkspaceState] | None]:
+        """The workspace as the task begun at ``since`` found it (its first ``start``
+        state from there on, else the latest before), and its latest ``stop`` state
+        since then (with its seq), up to ``until``."""
+        states = [(seq, s) for seq, s in self.workspaces if until is None or seq <= until]
+        first = next((s for seq, s in states if seq >= since and s.moment == "start"), None)
+        if first is None:
+            first = next(
+                (s for seq, s in reversed(states) if seq < since and s.moment == "start"), None
+            )
+        stop = next(
+            ((seq, s) for seq, s in reversed(states) if seq >= since and s.moment == "stop"), None
+        )
+        return first, stop
 
     def start_of(self, request_id: str, *, last: bool = False) -> int:
         """The seq where request ``request_id`` began (its first start, or with

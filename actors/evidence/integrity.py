@@ -27,7 +27,7 @@ import functools
 import posixpath
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from donecheck.actors.actions import Action, Touch
 from donecheck.actors.actions.sed import apply as apply_sed
@@ -40,6 +40,8 @@ from donecheck.actors.messages import (
     CheckReport,
     Operation,
     ToolResult,
+    WorkspaceFile,
+    WorkspaceState,
 )
 
 __all__ = [
@@ -220,6 +222,11 @@ class Change:
     after: str | None = None
     """The whole file after it, when known (``None`` also for a deletion)."""
     deleted: bool = False
+    created: bool = False
+    """The file did not exist at the task's start (the workspace was seen)."""
+    anytime: bool = False
+    """Seen only in the workspace (its state at a stop against the task's start): when
+    it happened the ledger does not say, so it counts for every run after the failure."""
 
 
 @functools.lru_cache(maxsize=8192)
@@ -399,9 +406,47 @@ def _unnumbered(output: str) -> str:
 
 @dataclass
 class _Files:
-    """What the agent's tools showed or wrote of each file, as far as the ledger says."""
+    """What the agent's tools showed or wrote of each file, as far as the ledger says —
+    and, where DoneCheck saw the workspace, what each held at the task's start."""
 
     known: dict[str, str] = field(default_factory=dict)
+    start: dict[str, WorkspaceFile] = field(default_factory=dict)
+    """The workspace's test files and configuration at the task's start, by path."""
+    complete: bool = False
+    """``start`` lists every such file: one it does not list did not exist."""
+
+    @classmethod
+    def at_start(cls, state: WorkspaceState | None) -> _Files:
+        files = cls()
+        if state is not None:
+            files.complete = not state.missed
+            for found in state.files:
+                files.start[files.key(found.path)] = found
+                if found.text is not None:
+                    files.known[files.key(found.path)] = found.text
+        return files
+
+    def started(self, path: str) -> WorkspaceFile | None:
+        """The file ``path`` names as the task's start found it."""
+        key = self.key(path)
+        if key in self.start:
+            return self.start[key]
+        name = "/" + key.lstrip("./")
+        return next((f for k, f in self.start.items() if name.endswith("/" + k.lstrip("./"))), None)
+
+    def created(self, path: str) -> bool:
+        """Whether ``path`` did not exist at the task's start (known only where the
+        workspace was seen whole)."""
+        return self.complete and self.started(path) is None
+
+    def under(self, folder: str) -> list[WorkspaceFile]:
+        """The start's files inside ``folder`` (``tests/``, ``.``)."""
+        tail = self.key(folder).strip("/")
+        if tail in {".", ""}:
+            return list(self.start.values())
+        return [
+            f for k, f in self.start.items() if k.startswith(tail + "/") or f"/{tail}/" in f"/{k}"
+        ]
 
     def key(self, path: str) -> str:
         return posixpath.normpath(path.replace("\\", "/"))
@@ -412,7 +457,8 @@ class _Files:
             return self.known[key]
         name = "/" + key.lstrip("./")
         for known, text in self.known.items():  # a relative name for an absolute path
-            if known.endswith(name) or ("/" + known.lstrip("./")).endswith(name):
+            other = "/" + known.lstrip("./")
+            if known.endswith(name) or other.endswith(name) or name.endswith(other):
                 return text
         return None
 
@@ -517,18 +563,38 @@ def _edit_of(touch: Touch, context: str | None) -> _Edit | None:
     return None
 
 
+def _restored(touch: Touch, files: _Files) -> list[Touch]:
+    """A put-back as what it writes, where the task's start is known: ``git checkout
+    [HEAD] -- path`` (or a folder, or ``.``) puts each file back as git has it at
+    ``HEAD`` — what the start found, for a file that was as committed then."""
+    if touch.op != "restore" or (touch.source or "") not in _SAME_REVISION or not files.start:
+        return [touch]
+    path = touch.path or "."
+    targets = (
+        files.under(path)
+        if path in _WHOLE_TREE or path.endswith("/") or TEST_FOLDERS.search(path)
+        else [f for f in (files.started(path),) if f is not None]
+    )
+    known = [f for f in targets if f.committed and f.text is not None]
+    if not targets or len(known) < len(targets):
+        return [touch]
+    return [Touch(f.path, "write", new=f.text, source="HEAD") for f in known]
+
+
 def changes(
     actions: Mapping[int, Action],
     ops: Sequence[Operation],
     results: dict[int, ToolResult],
     asked: Callable[[str], bool] = lambda path: False,
+    start: WorkspaceState | None = None,
 ) -> list[Change]:
     """Every change the agent made to a test file, test configuration or a runner
     shadow, in ledger order, each with its reasons (see :func:`weakening`);
     ``actions`` are the session's by call seq (every agent's tools read alike),
     ``results`` its results by seq. A file the request asks to change (``asked``)
-    is the agent's to change: no reasons."""
-    files = _Files()
+    is the agent's to change: no reasons. ``start``: the workspace's test files as
+    the task's start found them, so every change has the text it changed."""
+    files = _Files.at_start(start)
     failures: list[str] = []
     found: list[Change] = []
     for op in ops:
@@ -545,7 +611,7 @@ def changes(
             path = shown[0].path
             if classify(path) is not None:
                 files.set(path, _unnumbered(result.output))
-        for touch in action.touches:
+        for touch in [t for given in action.touches for t in _restored(given, files)]:
             if not touch.changes or touch.path is None:
                 continue
             path = touch.path
@@ -583,6 +649,7 @@ def changes(
                     before=None if mine else context,
                     after=edit.new if edit.known and (edit.whole or edit.old is None) else None,
                     deleted=deleted,
+                    created=files.created(path),
                 )
             )
             if deleted:
@@ -592,6 +659,89 @@ def changes(
             elif not edit.known:
                 files.set(path, None)  # what it holds now is not known
     return found
+
+
+def _relative(path: str, root: str) -> str:
+    norm = posixpath.normpath(path.replace("\\", "/"))
+    base = posixpath.normpath(root.replace("\\", "/"))
+    return norm[len(base) + 1 :] if norm.startswith(base + "/") else norm.removeprefix("./")
+
+
+def _same_place(path: str, rel: str) -> bool:
+    """A path a tool named and a path relative to the workspace, the same file."""
+    return path == rel or path.endswith("/" + rel)
+
+
+def settled(
+    found: Sequence[Change],
+    start: WorkspaceState | None,
+    stop: WorkspaceState | None,
+    stop_seq: int,
+    failures: Sequence[str] = (),
+    asked: Callable[[str], bool] = lambda path: False,
+    ops: Sequence[Operation] = (),
+) -> list[Change]:
+    """The changes the ledger saw, settled by what the workspace held at the task's
+    start and at the latest stop: a change whose result the ledger could not tell
+    (a script, a command it does not read) takes the file as the stop found it when
+    nothing later touched it; a file the stop finds changed since the start that no
+    call was seen changing is a change of its own (``anytime``), judged by what the
+    two versions check (:func:`weakening`). Where the stop finds a file otherwise
+    than the ledger's last known change left it, something the ledger does not read
+    changed it: the latest command that did work after that change (``ops``) — the
+    latest it can have been, so a run before it proves nothing of the file's state."""
+    if start is None or stop is None:
+        return list(found)
+    out = list(found)
+    before = {f.path: f for f in start.files}
+    after = {f.path: f for f in stop.files}
+    for rel, held in after.items():  # an unknown result, settled by the stop
+        last = max(
+            (i for i, c in enumerate(out) if _same_place(_relative(c.path, stop.root), rel)),
+            default=None,
+        )
+        if last is None or held.text is None or out[last].deleted:
+            continue
+        change = out[last]
+        if change.after is None:
+            out[last] = replace(change, after=held.text)
+        elif change.after != held.text:
+            when = max((op.call_seq for op in ops if op.call_seq > change.seq and _did_work(op)),
+                       default=stop_seq)  # fmt: skip
+            kind = change.role
+            reasons = (
+                ()
+                if kind != "shadow" and asked(rel)
+                else weakening(kind, change.after, held.text, failures, path=rel, whole=True)
+            )
+            out.append(
+                Change(when, change.path, kind, reasons, before=change.after, after=held.text)
+            )
+    for rel in sorted({*before, *after}):
+        was, now = before.get(rel), after.get(rel)
+        if was is not None and now is not None and was.sha256 == now.sha256:
+            continue
+        if any(_same_place(_relative(c.path, stop.root), rel) for c in out):
+            continue  # the ledger saw it changed: its changes say when
+        if was is None and (start.missed or now is None):
+            continue  # not known to be new
+        if now is None and stop.missed:
+            continue  # not known to be gone
+        role = classify(rel)
+        if role is None or (role != "shadow" and asked(rel)):
+            continue
+        old = was.text if was is not None else None
+        new = now.text if now is not None else None
+        if now is not None and new is None:
+            continue  # changed, but its text was not kept: nothing to judge by
+        reasons = weakening(role, old, new, failures, old or "", path=rel, whole=True)
+        out.append(
+            Change(
+                stop_seq, rel, role, reasons, before=old, after=new, deleted=now is None,
+                created=was is None, anytime=True,
+            )
+        )  # fmt: skip
+    return sorted(out, key=lambda c: c.seq)
 
 
 # ------------------------------------------------------------------ the counts
@@ -754,6 +904,8 @@ def _net(window: Sequence[Change], failures: Sequence[str]) -> tuple[Change, ...
     found: list[Change] = []
     for changes_of_path in by_path.values():
         first, last = changes_of_path[0], changes_of_path[-1]
+        if last.deleted and first.created:
+            continue  # a file the agent made and took out again: nothing of the suite's
         if last.deleted:  # what counts is that it is gone: a test file lost, a shadow removed
             reasons = weakening(last.role, first.before, None, failures)
             if reasons:
@@ -927,7 +1079,9 @@ def weakened(
             continue
         first = resolved[0]
         outputs = [r.output for f in failures if (r := results.get(f.result_seq or -1))]
-        between = _net([c for c in found if first.call_seq < c.seq < op.call_seq], outputs)
+        between = _net(
+            [c for c in found if first.call_seq < c.seq < op.call_seq or c.anytime], outputs
+        )
         same = [f for f in resolved if f.key == op.key]
         shrank = (
             _shrank(counts_of(same[-1], results, reports), counts_of(op, results, reports))

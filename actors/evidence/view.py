@@ -36,7 +36,7 @@ from donecheck.actors.actions import Action
 from donecheck.actors.evidence.errors import unresolved_errors
 from donecheck.actors.evidence.excerpt import excerpt_of
 from donecheck.actors.evidence.index import EvidenceIndex
-from donecheck.actors.evidence.integrity import Weakened, changes, weakened
+from donecheck.actors.evidence.integrity import Weakened, changes, settled, weakened
 from donecheck.actors.evidence.pairing import (
     Pairing,
     checks,
@@ -517,7 +517,16 @@ def base_view(
     scoped = [op for op in session_ops if scope.includes(op.call_seq)]
     scoped_edits = [e for e in edits_of(session_ops) if scope.includes(e.seq)]
     results, reports, calls = index.results, index.reports, index.calls
-    found = changes(actions, scoped, results, _asked(request.request))
+    asked = _asked(request.request)
+    began, stopped = index.workspace(scope.start if not scope.earlier else 0)
+    found = changes(actions, scoped, results, asked, began)
+    if stopped is not None:  # what the workspace holds at the latest stop settles the rest
+        failed_outputs = [
+            r.output
+            for op in scoped
+            if op.ok is False and op.check and (r := results.get(op.result_seq or -1))
+        ]
+        found = settled(found, began, stopped[1], stopped[0], failed_outputs, asked, scoped)
     touched = [
         t.path for op in scoped if (a := actions.get(op.call_seq)) for t in a.touches if t.path
     ]

@@ -152,6 +152,14 @@ SAMPLES: list[m.Message] = [
         event_id="e2",
     ),
     m.FileSnapshot(session_id="s", path="/w/a.py", sha256="sha256:3", size=10, mtime=3.0),
+    m.WorkspaceState(
+        session_id="s",
+        root="/w",
+        moment="start",
+        files=(m.WorkspaceFile(path="test_a.py", sha256="ab", text="x", committed=True),),
+        missed="",
+    ),
+    m.WorkspaceFile(path="conftest.py", sha256="cd"),
     m.MaterialRecorded(session_id="s", material=MATERIAL, event_id="e3"),
     m.SessionClosed(session_id="s", event_id="e4"),
     m.CheckReport(
