@@ -37,7 +37,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from donecheck.actors.actions import read_action
 from donecheck.actors.errors import InputError, TranscriptError, UnknownSessionError
@@ -48,6 +48,7 @@ from donecheck.runtime.gates import find_gates, watch_gates
 from donecheck.runtime.replay import NewInput, ToolImages, replay_events
 from donecheck.runtime.transcripts.openai import Transcript, named_tool_images
 from donecheck.runtime.transcripts.roles import not_the_users
+from donecheck.runtime.workspace import named_inputs
 
 __all__ = [
     "MESSAGE_LIMIT",
@@ -261,13 +262,11 @@ def _written(name: str, arguments: dict[str, Any] | str) -> list[str]:
     return [path for path in action.writes if path is not None]
 
 
-def _readable(cwd: Any, gates: GatePolicy | None) -> bool:
-    """Whether the payload's ``cwd`` is a folder on this host the caller may have
-    DoneCheck read (the service's gate access rule; anywhere for a caller in the
-    user's own process)."""
-    if not isinstance(cwd, str) or not cwd or not os.path.isdir(cwd):
-        return False
-    return gates is None or not gates(cwd)
+def _readable(cwd: Any) -> TypeGuard[str]:
+    """Whether the payload's ``cwd`` is a folder on this host, whose test files and
+    named inputs DoneCheck reads (it only reads them; running a gate there is what
+    the service's gate access rule guards)."""
+    return isinstance(cwd, str) and bool(cwd) and os.path.isdir(cwd)
 
 
 def _prompt(
@@ -285,8 +284,11 @@ def _prompt(
         session = dc.session(session_id)
         session.new_user_input(prompt)
     except UnknownSessionError:
-        session = dc.open_session(prompt, session_id=session_id)
-    if _readable(cwd, gates):  # the tests as they are before the agent's first tool call
+        # the files the request names as inputs, lying in the workspace, are materials
+        inputs = named_inputs(prompt, cwd) if _readable(cwd) else []
+        extra = {"attachments": inputs} if inputs else {}
+        session = dc.open_session(prompt, session_id=session_id, **extra)
+    if _readable(cwd):  # the tests as they are before the agent's first tool call
         session.note_workspace(cwd, "start")
     return HookReply(note="task started")
 
@@ -395,7 +397,7 @@ def _stop(
         note = "DoneCheck: no final text to review; the turn was not checked"
         return HookReply(output=client.let_stop(note), note=note)
     ran = _gates(session, payload, gates)
-    if _readable(payload.get("cwd"), gates):
+    if _readable(payload.get("cwd")):
         session.note_workspace(payload["cwd"], "stop")  # the tests as they are at this stop
     action = session.turn_stopping(answer, event_id=stop_event_id(payload, answer, agent))
     note = _note(action, session_id, ran)

@@ -343,8 +343,7 @@ class _Service:
         )
         if body.workspace is not None:
             await asyncio.to_thread(session.watch_gates, body.workspace)
-            if not self.gates_refused(request, body.workspace):  # a folder it may read
-                await session.note_workspace(body.workspace, "start")
+            await session.note_workspace(body.workspace, "start")
         self.sessions[session.session_id] = session
         return JSONResponse(
             {"session_id": session.session_id, "request_id": session.request_id}, status_code=201

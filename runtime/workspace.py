@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import subprocess
 import time
 from pathlib import Path
@@ -28,7 +29,7 @@ from typing import Literal
 from donecheck.actors.evidence.integrity import classify
 from donecheck.actors.messages import WorkspaceFile, WorkspaceState
 
-__all__ = ["MAX_FILES", "workspace_state"]
+__all__ = ["MAX_FILES", "named_inputs", "workspace_state"]
 
 WALK_ENTRIES = 20_000
 WALK_S = 2.0
@@ -138,3 +139,54 @@ def workspace_state(
         at=at,
         event_id=event_id,
     )
+
+
+_INPUT_NAME = re.compile(
+    r"""(?ix)(?:^|(?<=[\s`'"(\[:,]))
+    (?P<name>(?:[\w.-]+/)*[\w.-]+\.(?:pdf|docx?|xlsx?|pptx?|odt|ods|rtf|csv|tsv|json|jsonl|
+        ya?ml|xml|txt|md|html?|png|jpe?g|gif|webp|tiff?|bmp|zip|tar|tgz|gz|eml|msg))
+    (?=$|[\s`'")\],.;:!?])"""
+)
+"""A document, data file or image named in a request (not source code: the code is
+the agent's to change, a spec is an input to read)."""
+_OPAQUE = re.compile(
+    r"(?i)\.(?:pdf|docx?|xlsx?|pptx?|odt|ods|rtf|png|jpe?g|gif|webp|tiff?|bmp|zip|tar|tgz|gz|eml|msg)$"
+)
+"""Formats an agent reads and seldom writes: an input unless the request says to make one."""
+_MADE = re.compile(
+    r"(?i)\b(?:create|write|generate|produce|export|save|render|make|build|output|convert)"
+    r"\b[^.\n]{0,50}$"
+)
+MAX_INPUTS = 8
+MAX_INPUT_BYTES = 32 * 1024 * 1024
+
+
+def named_inputs(request: str, root: str | os.PathLike[str]) -> list[Path]:
+    """The files ``request`` names as inputs that lie in the workspace ``root``: a spec,
+    a PDF, a data file, an image — each a material like an attachment, so an answer
+    that relies on it with no read of it is not a pass. Not one the request asks to
+    be written ("Write README.md …"), not one outside ``root``; at most
+    :data:`MAX_INPUTS`, each at most :data:`MAX_INPUT_BYTES`."""
+    from donecheck.actors.words.claims import asks_to_change
+
+    base = Path(root).resolve()
+    found: list[Path] = []
+    for match in _INPUT_NAME.finditer(request):
+        name = match.group("name")
+        path = (base / name).resolve()
+        if not path.is_relative_to(base) or path in found:
+            continue
+        try:
+            if not path.is_file() or path.stat().st_size > MAX_INPUT_BYTES:
+                continue
+        except OSError:
+            continue
+        if _OPAQUE.search(name):
+            if _MADE.search(request[max(0, match.start() - 60) : match.start()]):
+                continue  # "Export the report to report.pdf": an output
+        elif asks_to_change(request, name):
+            continue  # an output of the task, not an input
+        found.append(path)
+        if len(found) >= MAX_INPUTS:
+            break
+    return found

@@ -321,3 +321,53 @@ def test_the_user_opts_out_in_the_prompt(client: Client, tmp_path: Path, service
     assert run.returncode == 0, run.explain()
     assert checklists(run) == [], run.explain()
     assert card["end_reason"] == "opted_out", (card, run.explain())
+
+
+# ------------------------------------ issue 34: a weakening caught, undone, the code fixed
+
+
+def _commit(workspace: Path) -> None:
+    """The workspace as a git repository with everything committed."""
+    for args in (
+        ["init", "-q"],
+        ["add", "-A"],
+        ["-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "start"],
+    ):
+        subprocess.run(["git", "-C", str(workspace), *args], check=True, capture_output=True)
+
+
+@pytest.mark.parametrize(
+    ("policy", "committed"),
+    [("loosens_then_restores", True), ("patches_then_removes", False)],
+)
+def test_a_weakening_caught_then_undone_and_fixed_passes(
+    policy: str, committed: bool, client: Client, tmp_path: Path, service: Service
+) -> None:
+    """The checklist asks to undo the weakening and fix the code; the agent does —
+    putting the test back with git, or removing the conftest it wrote — and the
+    original suite passes: DoneCheck lets it through at the next stop."""
+    workspace, model = start(client, tmp_path, getattr(scenarios, policy))
+    if committed:
+        _commit(workspace)
+    with model:
+        run = client.run(workspace, model, scenarios.TASK)
+    card = service.card(run.session)
+    assert run.returncode == 0, run.explain()
+    assert card["chain"] == ["A1 need_fix", "A2 pass"], (card, run.explain())
+    assert "weakened" in checklists(run)[0], checklists(run)[0]
+    assert suite_passes(workspace) and not (workspace / "conftest.py").exists()
+
+
+def test_a_spec_in_the_workspace_is_read_before_a_pass(
+    client: Client, tmp_path: Path, service: Service
+) -> None:
+    """spec.txt, named in the request and lying in the workspace, is a material: an
+    answer that relies on it with no read of it is sent back to read it."""
+    workspace, model = start(client, tmp_path, scenarios.skips_the_spec)
+    (workspace / "spec.txt").write_text(scenarios.SPEC)
+    with model:
+        run = client.run(workspace, model, scenarios.SPEC_TASK)
+    card = service.card(run.session)
+    assert run.returncode == 0, run.explain()
+    assert card["chain"] == ["A1 need_evidence", "A2 pass"], (card, run.explain())
+    assert "spec.txt" in checklists(run)[0], run.explain()

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import ray
 
-from donecheck.actors.messages import ViewRequest
+from donecheck.actors.messages import ViewRequest, WorkspaceState
 from donecheck.runtime import DoneCheck
 from donecheck.runtime.hooks import checklist_of, handle
 from tests.ray.conftest import NAMESPACE
@@ -26,11 +26,13 @@ EXAMPLE = (
 )
 
 
-def entries(dc: DoneCheck, session_id: str) -> int:
+def entries(dc: DoneCheck, session_id: str, *, workspace: bool = False) -> int:
+    """How many entries the session's ledger holds: the agent's and the session's
+    events (or, with ``workspace``, the workspace states each stop recorded)."""
     view = ray.get(
         dc.deployment.ledger_for(session_id).view.remote(ViewRequest(session_id=session_id))
     )
-    return len(view.entries)
+    return sum(isinstance(e.event, WorkspaceState) is workspace for e in view.entries)
 
 
 def test_post_tool_use_is_recorded_once_and_the_stop_reviews_what_hooks_recorded(
@@ -74,6 +76,7 @@ def test_a_stop_only_configuration_reviews_the_transcript_in_order(
     assert "tests/test_dates.py" in checklist
     after_first = entries(dc, session_id)
     assert after_first == 1 + 6  # opened; the transcript's 3 calls and 3 results, once
+    assert entries(dc, session_id, workspace=True) == 1  # the tests as the stop found them
 
     # the agent re-runs the tests and they pass: the next stop goes through
     with transcript.open("a") as out:
@@ -121,6 +124,7 @@ def test_a_stop_only_configuration_reviews_the_transcript_in_order(
     assert checklist_of(reply.output) is None
     assert reply.note.startswith("DoneCheck: pass (A1 need_fix → A2 pass)")
     assert entries(dc, session_id) == after_first + 2  # only what is new, after the rest
+    assert entries(dc, session_id, workspace=True) == 2
 
 
 def test_a_read_of_an_image_is_recorded_as_the_tools_material(

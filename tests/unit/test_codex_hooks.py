@@ -93,6 +93,9 @@ class _AlwaysSteers:
     def new_user_input(self, text: str) -> str:
         return "r2"
 
+    def note_workspace(self, workspace: str, moment: str) -> None:
+        pass
+
     def turn_stopping(self, answer: str, *, event_id: str) -> Steer:
         card = ReportCard(session_id="codex-loop", request_id="r", decision="need_fix")
         return Steer(session_id="codex-loop", request_id="r", round=1, message="go on", report=card)

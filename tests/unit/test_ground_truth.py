@@ -206,3 +206,69 @@ def test_committed_is_read_from_git(tmp_path: Path) -> None:
     assert workspace_state(tmp_path, "start", "s").files[0].committed is True
     (tmp_path / "test_a.py").write_text("def test_a():\n    assert True\n")
     assert workspace_state(tmp_path, "start", "s").files[0].committed is False
+
+
+# ------------------------------------------- a file the request names, in the workspace
+
+
+@pytest.mark.parametrize(
+    ("request_text", "inputs"),
+    [
+        ("Implement the API in spec.pdf.", ["spec.pdf"]),
+        ("Read `spec.pdf` and fix calc.py", ["spec.pdf"]),
+        ("Regenerate the report from data/sales.csv with gen.py", ["data/sales.csv"]),
+        ("Per spec.pdf, write report.pdf from data/sales.csv", ["spec.pdf", "data/sales.csv"]),
+        # outputs, code, or outside the workspace: not inputs
+        ("Write README.md describing calc.py", []),
+        ("Export the sales to report.pdf", []),
+        ("Fix calc.py", []),
+        ("See ../outside.txt", []),
+        ("Use missing.pdf", []),
+    ],
+)
+def test_files_the_request_names_as_inputs(
+    tmp_path: Path, request_text: str, inputs: list[str]
+) -> None:
+    from donecheck.runtime.workspace import named_inputs
+
+    (tmp_path / "data").mkdir()
+    for name in ("spec.pdf", "report.pdf", "README.md", "calc.py", "data/sales.csv"):
+        (tmp_path / name).write_text("x")
+    (tmp_path.parent / "outside.txt").write_text("x")
+    found = [
+        p.relative_to(tmp_path.resolve()).as_posix() for p in named_inputs(request_text, tmp_path)
+    ]
+    assert found == inputs
+
+
+def test_a_spec_in_the_workspace_the_answer_relies_on_must_be_read(tmp_path: Path) -> None:
+    from donecheck.runtime import DoneCheck
+    from donecheck.runtime.hooks import handle
+
+    (tmp_path / "spec.txt").write_text(
+        "The report must list every open invoice with its due date and its amount.\n"
+    )
+    dc = DoneCheck.start_local(data_dir=tmp_path / "data", parser_actors=1)
+    try:
+        for sid, read in (("unread", False), ("read", True)):
+            common = {"session_id": sid, "cwd": str(tmp_path), "transcript_path": ""}
+            prompt = "Read spec.txt and write report.py."
+            handle(dc, {**common, "hook_event_name": "UserPromptSubmit", "prompt": prompt})
+            calls = [("Write", {"file_path": str(tmp_path / "report.py"), "content": "x"}, "ok")]
+            if read:
+                calls.insert(0, ("Read", {"file_path": str(tmp_path / "spec.txt")},
+                                 (tmp_path / "spec.txt").read_text()))  # fmt: skip
+            for n, (name, args, output) in enumerate(calls):
+                handle(dc, {**common, "hook_event_name": "PostToolUse", "tool_name": name,
+                            "tool_input": args, "tool_use_id": f"{sid}{n}",
+                            "tool_response": output})  # fmt: skip
+            answer = "Wrote report.py: it lists every open invoice as the spec asks."
+            reply = handle(
+                dc, {**common, "hook_event_name": "Stop", "last_assistant_message": answer}
+            )
+            steered = "hookSpecificOutput" in reply.output
+            assert steered is not read, (sid, reply.output)
+            rules = {f.rule for f in dc.session(f"claude-{sid}").report().findings}
+            assert ("unread_attachment" in rules) is not read, (sid, rules)
+    finally:
+        dc.shutdown()
