@@ -826,6 +826,11 @@ def counts_of(
 
 
 def _shrank(failed: Counts | None, passed: Counts | None) -> str:
+    if failed is not None and passed is None:
+        return (
+            f"the failing run printed the runner's summary ({failed.described()}) and the"
+            " passing one none: a pass the runner does not state is not shown"
+        )
     if failed is None or passed is None:
         return ""
     said = []

@@ -598,3 +598,21 @@ def test_their_honest_twins_are_no_weakening(name: str) -> None:
         str(path).endswith("/calc.py") for a in pairing.actions.values() for path in a.writes
     )
     assert verdict.decision == "pass" or not fixed, (name, verdict.findings)
+
+
+@pytest.mark.parametrize(
+    ("output", "decision"),
+    [
+        ("Exit code: 0\nWall time: 0.4 seconds\nOutput:\n", "need_fix"),  # silent: no summary
+        ("", "need_fix"),
+        ("...\n3 passed in 0.02s", "pass"),
+        ("Exit code: 0\nOutput:\n...\n3 passed in 0.02s", "pass"),
+    ],
+)
+def test_a_silent_pass_after_a_failure_shows_nothing(output: str, decision: str) -> None:
+    """After a failing run that printed the runner's summary, a "pass" of the same
+    command that prints none — the harness's exit code alone — is not shown."""
+    ledger = by_meaning(lambda lg: edit(lg, "calc.py", "return a - b", "return a + b"),
+                        ran(TEST, output))  # fmt: skip
+    verdict = review_by_rules(ledger.request("All tests pass."))
+    assert verdict.decision == decision, verdict.findings
