@@ -754,6 +754,9 @@ class EvidenceView(Message, frozen=True, kw_only=True):
     inferred: tuple[str, ...] = ()
     """Tools of the request no row of the agent dialect table names, each as ``"name:
     kind:E<seq>"``: what they did was read from the shape of their arguments."""
+    workspace: str = ""
+    """What of the workspace's own ground truth the review compared (its test files at
+    the task's start and at the latest stop), for the card; ``""``: none was seen."""
     # what a judge's prompt shows (EvidenceRequest.prompt)
     checks: tuple[Check, ...] = ()
     edits: tuple[Edit, ...] = ()

@@ -69,6 +69,7 @@ from donecheck.actors.messages import (
     ToolResult,
     UserInput,
     WeakenedRun,
+    WorkspaceState,
 )
 from donecheck.actors.words.approval import (
     MAX_STATEMENTS,
@@ -251,6 +252,30 @@ def _looked(
             looked.pop(path, None)
             looked[path] = op.evidence_id
     return looked
+
+
+def _compared(began: WorkspaceState | None, stopped: WorkspaceState | None) -> str:
+    """What the card says of the workspace's test files the review compared."""
+    if began is None and stopped is None:
+        return ""
+    seen = began or stopped
+    assert seen is not None
+    said = (
+        f"{len(began.files)} test and configuration file(s) at the task's start"
+        if began is not None
+        else "no record of the task's start"
+    )
+    if stopped is not None:
+        same = began is not None and {(f.path, f.sha256) for f in began.files} == {
+            (f.path, f.sha256) for f in stopped.files
+        }
+        said += f", {len(stopped.files)} at the latest stop" + (" (unchanged)" if same else "")
+    missed = "; ".join(s.missed for s in (began, stopped) if s is not None and s.missed)
+    return (
+        f"Compared the workspace's own files ({seen.root}): {said}"
+        + (f"; {missed}" if missed else "")
+        + "."
+    )
 
 
 _INFERRED = 5
@@ -615,6 +640,7 @@ def base_view(
         looked=capped("looked", list(looked.items())),
         runs=_reported_runs(ops_, reports, results),
         inferred=_inferred(scoped),
+        workspace=_compared(began, stopped[1] if stopped is not None else None),
     )
     parts = ViewParts(
         index=index,

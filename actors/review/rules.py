@@ -1003,6 +1003,7 @@ def review(
             *(n for rule in found for n in rule.notes),
             *_scope_notes(view.scope),
             *_inferred_notes(view),
+            *((view.workspace,) if view.workspace else ()),
         ),
         cited=tagged(cited, view.scope),
         coverage=coverage,

@@ -272,3 +272,10 @@ def test_a_spec_in_the_workspace_the_answer_relies_on_must_be_read(tmp_path: Pat
             assert ("unread_attachment" in rules) is not read, (sid, rules)
     finally:
         dc.shutdown()
+
+
+def test_the_card_says_what_of_the_workspace_was_compared() -> None:
+    verdict = review_by_rules(session(fix, {"test_calc.py": TESTS}).request("All tests pass."))
+    (note,) = [n for n in verdict.notes if n.startswith("Compared the workspace")]
+    assert "1 test and configuration file(s) at the task's start" in note
+    assert "1 at the latest stop (unchanged)" in note
