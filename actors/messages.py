@@ -282,6 +282,8 @@ class UserInput(Message, frozen=True, kw_only=True):
     text: str
     at: float = 0.0
     event_id: str = ""
+    attachments: tuple[AttachmentRef, ...] = ()
+    """Files that came with this request (a file it names that lies in the workspace)."""
 
 
 class ToolCall(Message, frozen=True, kw_only=True):

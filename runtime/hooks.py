@@ -280,13 +280,13 @@ def _prompt(
     cwd = payload.get("cwd")
     if isinstance(cwd, str) and cwd and os.path.isdir(cwd):
         watch_gates(session_id, Path(cwd))  # the gates file as the user left it
+    # the files the request names as inputs, lying in the workspace, are materials
+    inputs = named_inputs(prompt, cwd) if _readable(cwd) else []
+    extra = {"attachments": inputs} if inputs else {}
     try:
         session = dc.session(session_id)
-        session.new_user_input(prompt)
+        session.new_user_input(prompt, **extra)
     except UnknownSessionError:
-        # the files the request names as inputs, lying in the workspace, are materials
-        inputs = named_inputs(prompt, cwd) if _readable(cwd) else []
-        extra = {"attachments": inputs} if inputs else {}
         session = dc.open_session(prompt, session_id=session_id, **extra)
     if _readable(cwd):  # the tests as they are before the agent's first tool call
         session.note_workspace(cwd, "start")

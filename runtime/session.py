@@ -31,6 +31,7 @@ from donecheck.actors.ids import new_id
 from donecheck.actors.messages import (
     Ack,
     AppendAck,
+    AttachmentRef,
     Cancel,
     CheckReport,
     ControllerAction,
@@ -399,6 +400,35 @@ class _SessionBase:
         request_id = request_id or new_id("rq-")
         return UserInput(request_id=request_id, text=text, **self._stamp(f"input:{request_id}"))
 
+    def _input_with(
+        self, text: str, request_id: str | None, attachments: Sequence[object]
+    ) -> tuple[UserInput, list[LedgerEvent], list[tuple[str, str, Any]]]:
+        """A new request's event with its attachments, the materials to record now
+        (too large to parse) and the parse jobs of the others."""
+        event = self._new_input(text, request_id)
+        if not attachments:
+            return event, [], []
+        limit = self._config.max_attachment_bytes
+        loaded = [load_attachment(a, i, limit) for i, a in enumerate(attachments)]
+        refs = tuple(
+            AttachmentRef(sha256=f.sha256, name=f.name, size=len(f.data), media_type=f.media_type)
+            for f in loaded
+        )
+        now: list[LedgerEvent] = [
+            MaterialRecorded(
+                material=too_large_material(f, limit),
+                **self._stamp(f"material-{self.session_id}-{f.sha256}"),
+            )
+            for f in loaded
+            if f.too_large
+        ]
+        jobs = [
+            (f.sha256, f.name, submit_parse(self._deployment, f, None))
+            for f in loaded
+            if not f.too_large
+        ]
+        return msgspec.structs.replace(event, attachments=refs), now, jobs
+
     def _closing(self) -> SessionClosed:
         return SessionClosed(**self._stamp())
 
@@ -559,13 +589,23 @@ class Session(_SessionBase):
         )
         return action
 
-    def new_user_input(self, text: str, *, request_id: str | None = None) -> str:
+    def new_user_input(
+        self, text: str, *, request_id: str | None = None, attachments: Sequence[object] = ()
+    ) -> str:
         """The user sent a new request: start a new task. Returns its request id.
 
-        Sending the same ``request_id`` again (a replayed transcript) changes nothing.
+        ``attachments`` (paths, bytes or ``(name, bytes)``) came with it: parsed on the
+        parser pool like the first request's. Sending the same ``request_id`` again (a
+        replayed transcript) changes nothing.
         """
-        event = self._new_input(text, request_id)
+        event, now, jobs = self._input_with(text, request_id, attachments)
         self._wait(self._ask_ref(event), "controller")  # it records the input (its owner)
+        if now:
+            self.record(now)
+        if jobs:
+            self._wait(
+                calls.attach_materials(self._controller, self.session_id, jobs), "controller"
+            )
         self.request_id = event.request_id
         return event.request_id
 
@@ -728,9 +768,17 @@ class AsyncSession(_SessionBase):
         )
         return action
 
-    async def new_user_input(self, text: str, *, request_id: str | None = None) -> str:
-        event = self._new_input(text, request_id)
+    async def new_user_input(
+        self, text: str, *, request_id: str | None = None, attachments: Sequence[object] = ()
+    ) -> str:
+        event, now, jobs = self._input_with(text, request_id, attachments)
         await self._ask_async(event)  # the controller records the input (its owner)
+        if now:
+            await self.record(now)
+        if jobs:
+            await self._wait(
+                calls.attach_materials(self._controller, self.session_id, jobs), "controller"
+            )
         self.request_id = event.request_id
         return event.request_id
 

@@ -64,7 +64,7 @@ class EvidenceIndex:
         self.opened = False
         self.first_request = ""
         self.attachments: list[AttachmentRef | ImageRef] = []
-        """What the session's first request attached."""
+        """What the session's requests attached: the first request's, then later ones'."""
         self.materials: dict[str, Material] = {}
         """The latest material of each attachment and tool image
         (:func:`~donecheck.actors.words.attachments.material_key`), in recording order."""
@@ -104,7 +104,10 @@ class EvidenceIndex:
                 if isinstance(event, SessionOpened) and not self.opened:
                     self.opened = True
                     self.first_request = event.request_id
-                    self.attachments = [*event.attachments, *event.images]
+                    self.attachments = [*event.attachments, *event.images, *self.attachments]
+                elif isinstance(event, UserInput):
+                    known = {a.sha256 for a in self.attachments}
+                    self.attachments += [a for a in event.attachments if a.sha256 not in known]
             elif kind is MaterialRecorded:
                 assert isinstance(event, MaterialRecorded)
                 self.materials[material_key(event.material)] = event.material

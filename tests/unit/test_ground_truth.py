@@ -279,3 +279,28 @@ def test_the_card_says_what_of_the_workspace_was_compared() -> None:
     (note,) = [n for n in verdict.notes if n.startswith("Compared the workspace")]
     assert "1 test and configuration file(s) at the task's start" in note
     assert "1 at the latest stop (unchanged)" in note
+
+
+def test_a_later_request_that_names_a_spec_in_the_workspace_attaches_it(tmp_path: Path) -> None:
+    from donecheck.runtime import DoneCheck
+    from donecheck.runtime.hooks import handle
+
+    (tmp_path / "spec.txt").write_text(
+        "The report must list every open invoice with its due date and its amount.\n"
+    )
+    dc = DoneCheck.start_local(data_dir=tmp_path / "data", parser_actors=1)
+    try:
+        common = {"session_id": "later", "cwd": str(tmp_path), "transcript_path": ""}
+        handle(dc, {**common, "hook_event_name": "UserPromptSubmit", "prompt": "Say hello."})
+        handle(dc, {**common, "hook_event_name": "Stop", "last_assistant_message": "Hello."})
+        prompt = "Now read spec.txt and write report.py."
+        handle(dc, {**common, "hook_event_name": "UserPromptSubmit", "prompt": prompt})
+        handle(dc, {**common, "hook_event_name": "PostToolUse", "tool_name": "Write",
+                    "tool_input": {"file_path": str(tmp_path / "report.py"), "content": "x"},
+                    "tool_use_id": "w1", "tool_response": "ok"})  # fmt: skip
+        answer = "Wrote report.py: it lists every open invoice as the spec asks."
+        handle(dc, {**common, "hook_event_name": "Stop", "last_assistant_message": answer})
+        rules = {f.rule for f in dc.session("claude-later").report().findings}
+        assert "unread_attachment" in rules, rules
+    finally:
+        dc.shutdown()
