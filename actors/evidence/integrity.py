@@ -982,6 +982,30 @@ def _environment(op: Operation, ops: Sequence[Operation]) -> dict[str, str]:
     return env
 
 
+def _module_under(path: str, folder: str) -> str | None:
+    """The top-level module a Python file inside ``folder`` makes importable when the
+    folder is on the import path (``stubs/calc.py``, ``stubs/calc/__init__.py`` →
+    ``calc``), or ``None`` for a path not inside it."""
+    parts = posixpath.normpath(path.replace("\\", "/")).split("/")
+    tail = folder.strip("/").split("/")
+    for k in range(len(parts) - len(tail)):
+        if parts[k : k + len(tail)] == tail:
+            rest = parts[k + len(tail) :]
+            if rest and rest[-1].endswith(".py"):
+                return rest[0].removesuffix(".py")
+    return None
+
+
+def _module_name(path: str) -> str:
+    """The name an import finds a Python file by: its stem (``calc.py`` → ``calc``),
+    or its package's for an ``__init__.py`` (``calc/__init__.py`` → ``calc``)."""
+    norm = posixpath.normpath(path.replace("\\", "/"))
+    base = posixpath.basename(norm)
+    if base == "__init__.py":
+        return posixpath.basename(posixpath.dirname(norm))
+    return base.removesuffix(".py")
+
+
 def _foreign_code(
     op: Operation,
     ops: Sequence[Operation],
@@ -1012,20 +1036,16 @@ def _foreign_code(
             tail = folder.strip().rstrip("/").removeprefix("./")
             if not tail or tail == ".":
                 continue  # the workspace itself: where the code under test is
-            inside = [
-                p
-                for p in all_paths
-                if p.endswith(".py") and posixpath.dirname(posixpath.normpath(p)).endswith(tail)
-            ]
-            for path in inside:
-                module = posixpath.basename(path)
-                twins = [  # the same module name, outside the folder put first on the path
+            for path in all_paths:
+                shadow = _module_under(path, tail)
+                if shadow is None:
+                    continue
+                twins = [  # a module of the same name, outside the folder put first
                     p
                     for p in (*all_paths, *known)
-                    if posixpath.basename(p) == module
-                    and not posixpath.dirname(posixpath.normpath(p)).endswith(tail)
+                    if _module_under(p, tail) is None and _module_name(p) == shadow
                 ]
-                if twins or module.removesuffix(".py") in {"pytest", "_pytest", "sitecustomize"}:
+                if twins or shadow in {"pytest", "_pytest", "sitecustomize"}:
                     return (
                         f"it ran with `{name}={env[name]}`, where `{path}` the agent wrote"
                         " stands in for the module of the same name"

@@ -488,6 +488,14 @@ BY_MEANING: dict[str, tuple[Act, Act, str]] = {
         ran(TEST),
         "PYTHONPATH=stubs",
     ),
+    "a stub package on PYTHONPATH": (
+        lambda lg: (
+            lg.run("cat calc.py", 0, "def add(a, b):\n    return a - b\n"),
+            write(lg, "stubs/calc/__init__.py", STUB),
+        ),
+        ran(f"PYTHONPATH=stubs {TEST}"),
+        "stands in for the module of the same name",
+    ),
     "a plugin through PYTEST_PLUGINS exported earlier": (
         lambda lg: (
             write(lg, "passall.py", PLUGIN), lg.run("export PYTEST_PLUGINS=passall", 0, "")
