@@ -41,6 +41,8 @@ from typing import Any, TypeGuard
 
 from donecheck.actors.actions import read_action
 from donecheck.actors.errors import InputError, TranscriptError, UnknownSessionError
+from donecheck.actors.evidence.background import notices
+from donecheck.actors.evidence.pairing import TASK_RESULT
 from donecheck.actors.messages import ControllerAction, Steer, ToolCall
 from donecheck.runtime.clients import adapter, adapters
 from donecheck.runtime.endpoint import Agent, session_id_for
@@ -275,6 +277,8 @@ def _prompt(
     prompt = str(payload.get("prompt") or "")
     session_id = session_id_for(payload, agent)
     if not_the_users(prompt):  # a continuation or a client's notice: the same task
+        for task, notice in notices(prompt):  # a background run ended: its result
+            _tell(dc, session_id, task, notice)
         return HookReply(note="not a user request: the task goes on")
     state.cap.reset(session_id)
     cwd = payload.get("cwd")
@@ -291,6 +295,23 @@ def _prompt(
     if _readable(cwd):  # the tests as they are before the agent's first tool call
         session.note_workspace(cwd, "start")
     return HookReply(note="task started")
+
+
+def _tell(dc: Any, session_id: str, task: str, notice: str) -> None:
+    """Record the client's notice that background task ``task`` ended as that task's
+    result (``call_id`` ``task:<id>``), in a session that is already open."""
+    try:
+        session = dc.session(session_id)
+    except UnknownSessionError:
+        return  # no task is open here: nothing ran in the background
+    digest = hashlib.blake2b(notice.encode(), digest_size=8).hexdigest()
+    session.record(
+        [
+            session.tool_result_event(
+                f"{TASK_RESULT}{task}", notice, None, None, event_id=f"notice:{task}:{digest}"
+            )
+        ]
+    )
 
 
 def _tool(

@@ -15,7 +15,7 @@ import json
 import re
 from dataclasses import dataclass
 
-__all__ = ["STARTS", "Finished", "finished", "started"]
+__all__ = ["STARTS", "Finished", "finished", "notice_file", "notices", "started"]
 
 STARTS: list[tuple[str, re.Pattern[str]]] = [
     # (whose, how its result says a command went on in the background)
@@ -31,6 +31,13 @@ STARTS: list[tuple[str, re.Pattern[str]]] = [
 _TAG = re.compile(
     r"<(?P<tag>status|exit_code|output|stdout|stderr)>\n?(?P<body>.*?)</(?P=tag)>", re.S
 )
+_NOTICE = re.compile(r"<task-notification>(?P<body>.*?)</task-notification>", re.S)
+_NOTICE_TASK = re.compile(r"<task-id>\s*(?P<id>[\w-]+)\s*</task-id>")
+_NOTICE_FILE = re.compile(r"<output-file>\s*(?P<file>[^<\s]+)\s*</output-file>")
+_COMMAND_SUMMARY = re.compile(r"<summary>\s*Background command ")
+"""How Claude Code itself tells a background command's notice from a sub-agent's
+(``Agent "…" finished``) or a remote task's: its summary's opening words."""
+_SUMMARY_EXIT = re.compile(r"<summary>[^<]*?\bexit code:? (-?\d+)\b[^<]*</summary>")
 _CODEX_EXIT = re.compile(r"Process exited with code\s+(-?\d+)")
 _CODEX_OUTPUT = re.compile(r"(?s)\nOutput:\n(?P<body>.*)$")
 
@@ -53,6 +60,23 @@ def started(output: str) -> tuple[str, str] | None:
     return None
 
 
+def notices(text: str) -> list[tuple[str, str]]:
+    """``(task id, notice)`` for each notice in a user's turn that a background command
+    ended (Claude Code's ``<task-notification>``; not a sub-agent's), in order."""
+    found = []
+    for block in _NOTICE.finditer(text[:50_000]):
+        task = _NOTICE_TASK.search(block.group("body"))
+        if task is not None and _COMMAND_SUMMARY.search(block.group("body")):
+            found.append((task.group("id"), block.group(0)))
+    return found
+
+
+def notice_file(notice: str) -> str:
+    """The file a notice says the task's output is in, or ``""``."""
+    found = _NOTICE_FILE.search(notice)
+    return found.group("file") if found else ""
+
+
 def finished(output: str) -> Finished | None:
     """How a background task ended, from what a call that fetched its output returned;
     ``None`` while it still runs (or when the text says nothing of it)."""
@@ -61,6 +85,9 @@ def finished(output: str) -> Finished | None:
         if tags["status"].strip() not in {"completed", "failed", "killed"}:
             return None
         code = tags.get("exit_code", "").strip()
+        if not code:  # a notice says it in its summary: "… completed (exit code 1)"
+            told = _SUMMARY_EXIT.search(output)
+            code = told.group(1) if told else ""
         body = tags.get("output") or "\n".join(tags.get(k, "") for k in ("stdout", "stderr"))
         return Finished(body, int(code) if re.fullmatch(r"-?\d+", code) else None)
     if output.lstrip().startswith("{"):  # the same, as its structured result

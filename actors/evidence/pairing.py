@@ -21,8 +21,8 @@ from collections.abc import Iterable, Sequence
 import msgspec
 
 from donecheck.actors.actions import Action, ActionReader, read_action
-from donecheck.actors.evidence.background import Finished, finished, started
-from donecheck.actors.evidence.runner import outcome
+from donecheck.actors.evidence.background import Finished, finished, notice_file, started
+from donecheck.actors.evidence.runner import Outcome, outcome
 from donecheck.actors.evidence.shell import check_run, normalise_command, simple_commands
 from donecheck.actors.evidence.writes import edits_of
 from donecheck.actors.messages import (
@@ -38,6 +38,7 @@ from donecheck.actors.messages import (
 from donecheck.actors.words.claims import category_of_check
 
 __all__ = [
+    "TASK_RESULT",
     "Pairing",
     "check_runs",
     "checks",
@@ -51,6 +52,11 @@ __all__ = [
 ]
 
 # -------------------------------------------------------------------- commands
+
+
+TASK_RESULT = "task:"
+"""The ``call_id`` prefix of a result the client told about a background task (a
+notice in the user's turn), not a call's: ``task:<its id>``."""
 
 
 def command_of(call: ToolCall) -> str | None:
@@ -93,7 +99,7 @@ class Pairing:
 
     __slots__ = (
         "_awaiting", "_background", "_by_call", "_finished", "_ops", "_reader", "_reports",
-        "_writers", "actions", "count",
+        "_told", "_writers", "actions", "count",
     )  # fmt: skip
 
     def __init__(self) -> None:
@@ -112,6 +118,8 @@ class Pairing:
         self._awaiting: dict[str, tuple[int, bool]] = {}
         """A call fetching a background task's output → the run that started it, and
         whether it reads the task's output file (what it shows is the output)."""
+        self._told: dict[int, int] = {}
+        """A background run → the exit code the client's notice said it ended with."""
 
     def feed(self, entries: Iterable[LedgerEntry]) -> None:
         ops, by_call, writers = self._ops, self._by_call, self._writers
@@ -148,6 +156,16 @@ class Pairing:
                 index = by_call.get(event.call_id)
                 if event.call_id in self._awaiting:
                     self._came_back(*self._awaiting.pop(event.call_id), entry.seq, event)
+                if index is None and event.call_id.startswith(TASK_RESULT):
+                    # the client's notice that a background task ended: a run's outcome
+                    # (or a task none of its checks started: nothing of theirs)
+                    told = self._background.get(event.call_id.removeprefix(TASK_RESULT))
+                    if told is not None:
+                        self._came_back(told, False, entry.seq, event)
+                        output_file = notice_file(event.output)
+                        if output_file:  # a later read of it shows what the run printed
+                            self._background.setdefault(output_file, told)
+                    continue
                 result = outcome(
                     event,
                     ops[index].command if index is not None else None,  # the latest call's
@@ -193,10 +211,14 @@ class Pairing:
         if the run had waited for it."""
         done = finished(event.output)
         op = self._ops[index]
+        notice = event.call_id.startswith(TASK_RESULT)
         if done is None:
             if not by_file or event.ok is False:
                 return  # still running: nothing came back yet
-            done = Finished(event.output, None)  # what the file holds: its summary says
+            # what the file holds: its summary says, with the status a notice gave
+            done = Finished(event.output, self._told.get(index))
+        elif notice and done.exit_code is not None:
+            self._told[index] = done.exit_code
         result = outcome(
             ToolResult(
                 session_id=event.session_id,
@@ -207,6 +229,12 @@ class Pairing:
             ),
             op.command,
         )
+        if notice and result.source == "hollow" and not done.output.strip():
+            result = Outcome(  # the notice gives a status, and leaves the output in a file
+                None, result.exit_code, "hollow",
+                f"the client's notice says it ended with exit code {done.exit_code};"
+                " what it printed was not read",
+            )  # fmt: skip
         self._finished[index] = event.at
         self._ops[index] = msgspec.structs.replace(
             op,

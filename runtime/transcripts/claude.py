@@ -43,6 +43,8 @@ from typing import Any
 
 from donecheck.actors.actions import read_action
 from donecheck.actors.errors import TranscriptError
+from donecheck.actors.evidence.background import notices
+from donecheck.actors.evidence.pairing import TASK_RESULT
 from donecheck.runtime.transcripts.openai import (
     Step,
     Transcript,
@@ -106,6 +108,9 @@ def tool_output(response: Any) -> tuple[str, int | None]:
     )
     if "stdout" in response or "stderr" in response:
         text = "\n".join(str(response.get(k) or "") for k in ("stdout", "stderr")).strip()
+        task = response.get("backgroundTaskId")
+        if isinstance(task, str) and task:  # what Claude Code tells the model of it
+            text = f"{text}\nCommand running in background with ID: {task}".strip()
         if response.get("interrupted"):
             text += "\n[interrupted]"
         return text, code
@@ -385,6 +390,10 @@ class _Reader:
         for t in texts:  # a background sub-agent's report, as a notification
             for agent, call in _NOTIFIED.findall(t):
                 self._heard(call, agent)
+            for task, notice in notices(t):  # a background command's end: its result
+                self.steps.append(
+                    Step(kind="result", call_id=f"{TASK_RESULT}{task}", output=notice)
+                )
         text = "\n".join(t for t in texts if t.strip() and not not_the_users(t))
         if not text:
             if any(continuation(t) or t.lstrip().startswith("<task-notification>") for t in texts):

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from donecheck.actors.evidence import fingerprint as fp
 from donecheck.actors.evidence import pairing, runner, shell, writes
 from donecheck.actors.messages import LedgerEntry, ToolCall, ToolResult
-from tests.unit.helpers import view_of
+from tests.unit.helpers import LedgerBuilder, view_of
 
 
 @pytest.mark.parametrize(
@@ -508,6 +508,83 @@ def test_a_run_in_the_background_counts_when_its_result_comes_back(
     fetch(ledger)  # type: ignore[operator]
     verdict = review_by_rules(ledger.request("I fixed add() in calc.py; all tests pass."))
     assert verdict.decision == decision, verdict.findings
+
+
+def _notice(code: int, task: str = "b7636e2", *, used: str = "", agent: bool = False) -> str:
+    """Claude Code's notice, put into the user's turn, that a background command
+    ended: the form of a public session (tests/corpus/real/spotter-8463c716.jsonl,
+    line 1588; Claude Code 2.1.39); ``used``: the ``<tool-use-id>`` later versions
+    add; ``agent``: a sub-agent's notice instead (``Agent "…" finished``)."""
+    tag = f"<tool-use-id>{used}</tool-use-id>\n" if used else ""
+    summary = (
+        'Agent "audit" finished'
+        if agent
+        else (f'Background command "Run tests" completed (exit code {code})')
+    )
+    return (
+        f"<task-notification>\n<task-id>{task}</task-id>\n{tag}"
+        f"<output-file>/tmp/t/tasks/{task}.output</output-file>\n<status>completed</status>\n"
+        f"<summary>{summary}</summary>\n"
+        "</task-notification>\nRead the output file to retrieve the result:"
+        f" /tmp/t/tasks/{task}.output"
+    )
+
+
+def _read_output(lg: LedgerBuilder, text: str) -> None:
+    lg.result(lg.call("Read", {"file_path": "/tmp/t/tasks/b7636e2.output"}), text)
+
+
+@pytest.mark.parametrize(
+    ("after", "decision"),
+    [
+        # the notice alone: its status fails a run; a zero status shows no test ran
+        (lambda lg: lg.result("task:b7636e2", _notice(1)), "need_fix"),
+        (lambda lg: lg.result("task:b7636e2", _notice(0)), "need_evidence"),
+        # ... then the output file read: what it printed, with the notice's status
+        (lambda lg: (lg.result("task:b7636e2", _notice(0)),
+                     _read_output(lg, "...\n3 passed in 0.1s")), "pass"),
+        (lambda lg: (lg.result("task:b7636e2", _notice(1)),
+                     _read_output(lg, "...\n3 passed in 0.1s")), "need_fix"),
+        (lambda lg: (lg.result("task:b7636e2", _notice(0)),
+                     _read_output(lg, "F..\n1 failed, 2 passed in 0.1s")), "need_fix"),
+        # another task's notice says nothing of it
+        (lambda lg: lg.result("task:c0ffee1", _notice(1, "c0ffee1")), "need_evidence"),
+    ],
+)  # fmt: skip
+@pytest.mark.parametrize("hook", [False, True], ids=["transcript", "hook"])
+def test_the_clients_notice_that_a_background_run_ended_is_its_result(
+    after: object, decision: str, hook: bool
+) -> None:
+    from donecheck.actors.evidence.background import notices
+    from donecheck.actors.review.rules import review_by_rules
+    from donecheck.runtime.transcripts.claude import tool_output
+
+    ledger = LedgerBuilder()
+    ledger.open("Fix add() in calc.py so the tests pass.")
+    ledger.result(
+        ledger.call("Edit", {"file_path": "calc.py", "old_string": "-", "new_string": "+"}), "ok"
+    )
+    # the transcript's text names the output file; a hook's structured result does not
+    # (its form: tests/corpus/real/spotter-8463c716.jsonl), the notice does
+    started = tool_output(
+        {"stdout": "", "stderr": "", "interrupted": False, "isImage": False,
+         "noOutputExpected": False, "backgroundTaskId": "b7636e2"}
+    )[0] if hook else _BG  # fmt: skip
+    ledger.result(
+        ledger.call("Bash", {"command": "python -m pytest -q", "run_in_background": True}),
+        started,
+    )
+    after(ledger)  # type: ignore[operator]
+    verdict = review_by_rules(ledger.request("I fixed add() in calc.py; all tests pass."))
+    assert verdict.decision == decision, verdict.findings
+    block = _notice(1).split("\nRead the output")[0]
+    assert notices(_notice(1)) == [("b7636e2", block)]
+    assert notices(_notice(1, used="toolu_01"))[0][0] == "b7636e2"
+    assert notices(_notice(1, agent=True)) == []  # a sub-agent's: not a command's
+    assert [t for t, _ in notices(_notice(0) + "\n" + _notice(1, "c0ffee1"))] == [
+        "b7636e2",
+        "c0ffee1",
+    ]
 
 
 @pytest.mark.parametrize(("exited", "decision"), [(0, "pass"), (1, "need_fix")])

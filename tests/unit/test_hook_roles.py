@@ -129,3 +129,74 @@ def test_a_stop_only_configuration_waits_for_the_transcript_to_hold_the_answer(
     checklist = checklist_of(reply.output) or ""
     assert "1 failed, 2 passed" in checklist  # reviewed on the failing run: need_fix
     assert reply.output["systemMessage"].startswith("DoneCheck: need_fix")
+
+
+_STARTED = {  # a background Bash's structured result (tests/corpus/real/spotter-8463c716.jsonl)
+    "stdout": "", "stderr": "", "interrupted": False, "isImage": False,
+    "noOutputExpected": False, "backgroundTaskId": "be613ab",
+}  # fmt: skip
+
+
+def _notice(code: int) -> str:
+    """Claude Code's notice of the run's end, as that public session's line 1588 has it."""
+    verb = "completed (exit code 0)" if code == 0 else f"failed with exit code {code}"
+    return (
+        "<task-notification>\n<task-id>be613ab</task-id>\n"
+        "<output-file>/tmp/claude-1000/tasks/be613ab.output</output-file>\n"
+        f"<status>{'completed' if code == 0 else 'failed'}</status>\n"
+        f'<summary>Background command "Run tests" {verb}</summary>\n</task-notification>\n'
+        "Read the output file to retrieve the result: /tmp/claude-1000/tasks/be613ab.output"
+    )
+
+
+@pytest.mark.parametrize(("code", "decision"), [(1, "need_fix"), (0, "need_evidence")])
+def test_a_notice_that_a_background_run_ended_reaches_the_ledger_through_the_hook(
+    dc: DoneCheck, tmp_path: Path, code: int, decision: str
+) -> None:
+    common = {"session_id": uuid.uuid4().hex, "cwd": str(tmp_path), "transcript_path": ""}
+    handle(dc, {**common, "hook_event_name": "UserPromptSubmit",
+                "prompt": "Fix add() in calc.py so that `pytest -q` passes."}, "claude-code",
+           HookState(3))  # fmt: skip
+    for n, (name, args, response) in enumerate([
+        ("Edit", {"file_path": str(tmp_path / "calc.py"), "old_string": "-",
+                  "new_string": "+"}, "ok"),
+        ("Bash", {"command": "pytest -q", "run_in_background": True}, _STARTED),
+    ]):  # fmt: skip
+        handle(dc, {**common, "hook_event_name": "PostToolUse", "tool_name": name,
+                    "tool_input": args, "tool_use_id": f"t{n}", "tool_response": response},
+               "claude-code", HookState(3))  # fmt: skip
+    told = handle(
+        dc, {**common, "hook_event_name": "UserPromptSubmit", "prompt": _notice(code)},
+        "claude-code", HookState(3),
+    )  # fmt: skip
+    assert "not a user request" in (told.note or "")
+    reply = handle(
+        dc, {**common, "hook_event_name": "Stop", "last_assistant_message": "All tests pass."},
+        "claude-code", HookState(3),
+    )  # fmt: skip
+    assert reply.output["systemMessage"].startswith(f"DoneCheck: {decision}"), reply.output
+
+
+@pytest.mark.parametrize(("code", "decision"), [(1, "need_fix"), (0, "need_evidence")])
+def test_a_notice_in_the_transcript_is_the_background_runs_result(
+    dc: DoneCheck, tmp_path: Path, code: int, decision: str
+) -> None:
+    transcript = tmp_path / "t.jsonl"
+    started = {"type": "tool_result", "tool_use_id": "t1",
+               "content": "Command running in background with ID: be613ab. Output is being"
+                          " written to: /tmp/claude-1000/tasks/be613ab.output"}  # fmt: skip
+    transcript.write_text(
+        _claude("user", "Fix add() in calc.py so that `pytest -q` passes.")
+        + _claude("assistant", [{"type": "tool_use", "id": "t0", "name": "Edit", "input": {
+            "file_path": "calc.py", "old_string": "-", "new_string": "+"}}])
+        + _claude("user", [{"type": "tool_result", "tool_use_id": "t0", "content": "ok"}])
+        + _claude("assistant", [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {
+            "command": "pytest -q", "run_in_background": True}}])
+        + _claude("user", [started])
+        + _claude("user", _notice(code))  # a string, as the public session has it
+        + _claude("assistant", [{"type": "text", "text": "All tests pass."}])
+    )  # fmt: skip
+    stop = {"session_id": uuid.uuid4().hex, "transcript_path": str(transcript),
+            "hook_event_name": "Stop", "last_assistant_message": "All tests pass."}  # fmt: skip
+    reply = handle(dc, stop, "claude-code", HookState(3))
+    assert reply.output["systemMessage"].startswith(f"DoneCheck: {decision}"), reply.output
