@@ -277,7 +277,9 @@ def _prompt(
     prompt = str(payload.get("prompt") or "")
     session_id = session_id_for(payload, agent)
     if not_the_users(prompt):  # a continuation or a client's notice: the same task
-        for task, notice in notices(prompt):  # a background run ended: its result
+        # a background run ended: the notice is its result (Claude Code runs this hook
+        # for its task notifications too, ``source: "system"`` in its hook schema)
+        for task, notice in notices(prompt):
             _tell(dc, session_id, task, notice)
         return HookReply(note="not a user request: the task goes on")
     state.cap.reset(session_id)
