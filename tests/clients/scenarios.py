@@ -7,6 +7,7 @@ checklist — and decides as an agent would; nothing is keyed to a request count
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 
 from tests.clients.harness import PYTHON
@@ -138,6 +139,46 @@ def delegates_and_waits(c: Conversation) -> Action:
     if not any(s.name in {"Agent", "Task"} for s in c.steps):
         return Delegate(SUB_PROMPT, background=False)
     return Answer("I fixed add() in calc.py; a sub-agent then ran `python -m pytest -q`: 3 passed.")
+
+
+def _output_file(c: Conversation) -> str:
+    """The output file the latest notice of a background command names, or ``""``."""
+    found = re.search(r"<output-file>([^<]+)</output-file>", c.notifications[-1])
+    return found.group(1).strip() if found else ""
+
+
+def tests_in_background(c: Conversation) -> Action:
+    """Fixes the code, runs the tests in the background (Claude Code's
+    ``run_in_background``), waits to be told they ended, reads their output file and
+    reports it."""
+    if not edited(c):
+        return FIX
+    if not tested_after_edit(c):
+        return Shell(TEST, background=True)
+    if not c.notifications:
+        return Answer("The tests are running in the background; I will report when they end.")
+    output = _output_file(c)
+    if output and not any(s.name == "Read" and output in json.dumps(s.input) for s in c.steps):
+        return ReadFile(output)
+    return Answer(DONE)
+
+
+def claims_a_background_run(c: Conversation) -> Action:
+    """Runs the failing tests in the background and, told they ended, says they pass
+    without looking; fixes the code and runs them once the checklist comes back."""
+    if not c.feedback:
+        if not c.runs("pytest"):
+            return Shell(TEST, background=True)
+        if not c.notifications:
+            return Answer("The tests are running in the background; I will report when they end.")
+        return Answer(FALSE)
+    if not edited(c):
+        return FIX
+    if not tested_after_edit(c) or not any(
+        "pytest" in s.command and not s.input.get("run_in_background") for s in c.steps
+    ):
+        return Shell(TEST)
+    return Answer("[DoneCheck A2] " + DONE)
 
 
 SKILL = "calc-style"

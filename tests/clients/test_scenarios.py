@@ -151,6 +151,29 @@ def test_a_sub_agents_run_backs_the_parents_claim(
     assert card["chain"] == ["A1 pass"], (card, run.explain())
 
 
+@pytest.mark.parametrize(
+    ("policy", "chain"),
+    [("tests_in_background", ["A1 pass"]),
+     ("claims_a_background_run", ["A1 need_fix", "A2 pass"])],
+)  # fmt: skip
+def test_a_test_run_in_the_background_counts_when_it_ends(
+    policy: str, chain: list[str], tmp_path: Path, service: Service
+) -> None:
+    """Claude Code's ``Bash`` with ``run_in_background``: the agent is told the run
+    ended in a ``<task-notification>`` (a prompt hook's event); its exit code is the
+    run's, and what it printed is in the output file the agent reads."""
+    client = ClaudeCode(tmp_path / "claude", service, "command")
+    workspace, model = start(client, tmp_path, getattr(scenarios, policy))
+    with model:
+        run = client.run(workspace, model, scenarios.TASK)
+    card = service.card(run.session)
+    assert any(entry["notifications"] for entry in model.log), run.explain()  # it was told
+    assert card["chain"] == chain, (card, run.explain())
+    if len(chain) > 1:  # sent back for the failure the notice told of
+        assert "failed with exit code 1" in checklists(run)[0], checklists(run)[0]
+    assert suite_passes(workspace), run.explain()
+
+
 def test_report_session_reads_the_running_service(tmp_path: Path, service: Service) -> None:
     client = ClaudeCode(tmp_path / "claude", service, "command")
     workspace, model = start(client, tmp_path, scenarios.fixes_after_block)

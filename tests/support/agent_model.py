@@ -59,6 +59,9 @@ __all__ = [
 @dataclass(frozen=True)
 class Shell:
     command: str
+    background: bool = False
+    """Run it in the background (Claude Code's ``run_in_background``): the agent is
+    told when it ends, in a ``<task-notification>``."""
 
 
 @dataclass(frozen=True)
@@ -355,7 +358,10 @@ class AgentModel:
 
     def _claude_tool(self, action: Action, tools: frozenset[str]) -> tuple[str, dict[str, Any]]:
         if isinstance(action, Shell):
-            return "Bash", {"command": action.command, "description": "Run a command"}
+            given = {"command": action.command, "description": "Run a command"}
+            if action.background:
+                given["run_in_background"] = True
+            return "Bash", given
         if isinstance(action, EditFile):
             return "Edit", {
                 "file_path": str(self.workspace / action.path),
@@ -445,6 +451,7 @@ class AgentModel:
                     "input": f"{kind}: {text[:160]}",
                     "steps": len(conversation.steps),
                     "sidechain": conversation.sidechain,
+                    "notifications": len(conversation.notifications),
                     "action": action,
                 }
             )
