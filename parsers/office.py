@@ -476,7 +476,7 @@ def _heading_level(style: str) -> int | None:
     if lower == "title":
         return 1
     if lower.startswith("heading"):
-        digits = "".join(ch for ch in style if ch.isdigit())
+        digits = "".join(ch for ch in style if ch in "0123456789")
         return int(digits) if digits else 1
     return None
 

@@ -257,7 +257,12 @@ class _Service:
         """The request's JSON, bounded in size and depth."""
         declared = request.headers.get("content-length")
         limit = self.limits.max_body_bytes
-        if declared is not None and declared.isdigit() and int(declared) > limit:
+        if (
+            declared is not None
+            and declared.isascii()
+            and declared.isdigit()
+            and int(declared) > limit
+        ):
             raise HttpError(413, f"the body is {declared} bytes, over the {limit} byte limit")
         chunks: list[bytes] = []
 
@@ -536,7 +541,7 @@ def _int_param(request: Request, name: str, default: int, low: int, high: int) -
     raw = request.query_params.get(name)
     if raw is None:
         return default
-    if not raw.isdigit() or not low <= int(raw) <= high:
+    if not (raw.isascii() and raw.isdigit()) or not low <= int(raw) <= high:
         raise HttpError(400, f"{name} must be a whole number from {low} to {high}")
     return int(raw)
 

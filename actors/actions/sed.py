@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 __all__ = ["SedCommand", "apply", "deleted_patterns", "parse", "substitutions"]
 
+_DIGITS = frozenset("0123456789")
+"""ASCII digits only: ``str.isdigit`` is true of ``²``, which ``int`` refuses."""
 _MAX_COMMANDS = 64
 
 
@@ -61,7 +63,7 @@ def _python_replacement(text: str) -> str:
         if ch == "\\" and i + 1 < len(text):
             nxt = text[i + 1]
             out.append(
-                f"\\g<{nxt}>" if nxt.isdigit() else {"n": "\n", "t": "\t", "&": "&"}.get(nxt, nxt)
+                f"\\g<{nxt}>" if nxt in _DIGITS else {"n": "\n", "t": "\t", "&": "&"}.get(nxt, nxt)
             )
             i += 2
         elif ch == "&":
@@ -92,9 +94,9 @@ def _delimited(script: str, i: int, delimiter: str) -> tuple[str, int] | None:
 
 
 def _address(script: str, i: int, extended: bool) -> tuple[str, int] | None:
-    if i < len(script) and script[i].isdigit():
+    if i < len(script) and script[i] in _DIGITS:
         j = i
-        while j < len(script) and script[j].isdigit():
+        while j < len(script) and script[j] in _DIGITS:
             j += 1
         return script[i:j], j
     if script.startswith("$", i):
@@ -172,14 +174,14 @@ def parse(script: str, extended: bool = False) -> tuple[SedCommand, ...] | None:
 def _matches(address: str, number: int, last: int, line: str) -> bool:
     if address == "$":
         return number == last
-    if address.isdigit():
+    if address.isascii() and address.isdigit():
         return number == int(address)
     return re.search(address[1:-1], line) is not None
 
 
 def _ends(address: str, number: int, last: int, line: str) -> bool:
     """Whether a range whose end is ``address`` ends at this line."""
-    if address.isdigit():
+    if address.isascii() and address.isdigit():
         return number >= int(address)
     return _matches(address, number, last, line)
 

@@ -292,7 +292,7 @@ def _lex(s: str) -> list[_Token]:
         elif ch in "<>" or (ch == "&" and s.startswith(("&>",), i)):
             op = next(r for r in _REDIRECTS if s.startswith(r, i))
             fd = None
-            if started and not quoted and "".join(word).isdigit():
+            if started and not quoted and "".join(word).isascii() and "".join(word).isdigit():
                 fd = int("".join(word))
                 word.clear()
                 started = False

@@ -78,7 +78,11 @@ def steer_message(
 ) -> str:
     """The checklist for round ``round_no`` of ``max_rounds``; ``answers`` are the
     agent's answers so far (the last one is ``reviewed_label``)."""
-    next_label = f"A{int(reviewed_label[1:]) + 1}" if reviewed_label[1:].isdigit() else "next"
+    next_label = (
+        f"A{int(reviewed_label[1:]) + 1}"
+        if reviewed_label[1:].isascii() and reviewed_label[1:].isdigit()
+        else "next"
+    )
     preview = " ".join(request.split())
     if len(preview) > _REQUEST_PREVIEW:
         preview = preview[: _REQUEST_PREVIEW - 1] + "…"

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from donecheck.actors.evidence import fingerprint as fp
@@ -222,6 +222,8 @@ def test_normalise_and_check_kind(command: str, normal: str, kind: str | None) -
 
 
 @given(st.text(max_size=300))
+@example("²<")  # "²".isdigit() is true and int("²") raises: found by this test
+@example("3²>&1 ٣> x")
 def test_command_functions_never_raise(command: str) -> None:
     shell.normalise_command(command)
     shell.check_kind(command)
@@ -610,3 +612,21 @@ def test_a_codex_run_that_yielded_counts_when_it_exits(exited: int, decision: st
     )
     verdict = review_by_rules(ledger.request("I fixed add() in calc.py; all tests pass."))
     assert verdict.decision == decision, verdict.findings
+
+
+def test_digits_that_are_not_ascii_are_no_numbers() -> None:
+    """``str.isdigit`` is true of ``²`` and ``int`` refuses it: every reader that turns
+    digits into a number takes ASCII digits only (a shell fd, a sed address or group,
+    a tool's numeric argument, a Word heading's level, an answer's label)."""
+    from donecheck.actors.actions import sed
+    from donecheck.actors.actions.dialects import _int
+    from donecheck.parsers.office import _heading_level
+
+    assert shell.simple_commands("echo hi 2>err") == (("echo", "hi"),)
+    assert shell.simple_commands("echo ²>out") == (("echo", "²"),)  # a word, then `>out`
+    assert _int("12") == 12 and _int("²") is None
+    assert _heading_level("Heading 2") == 2 and _heading_level("Heading ²") == 1
+    assert sed.parse("²d") is None  # no address sed knows
+    group, other = sed.parse(r"s/\(a\)/\1\1/"), sed.parse(r"s/\(a\)/\²/")
+    assert group and sed.apply(group, "a\n") == "aa\n"
+    assert other and sed.apply(other, "a\n") == "²\n"  # sed's `\²` is a plain ²

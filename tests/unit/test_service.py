@@ -230,6 +230,9 @@ def test_what_a_random_search_of_the_api_found(api: httpx.Client) -> None:
         },
     )
     assert newline.status_code == 400 and "data" in newline.json()["error"]
+    # "²".isdigit() is true and int("²") raises: a 400, not a 500
+    listed = api.get("/v1/sessions", params={"limit": "²"})
+    assert listed.status_code == 400 and "limit" in listed.json()["error"], listed.text
 
 
 def _cli() -> list[str]:
