@@ -4,11 +4,13 @@ failed and that nothing later redid successfully.
 A probe (a command that only looks: ``ls``, ``grep``, ``git status``, ``python -c
 "import x"``) failing says "not there", not "broken", and is never one; nor is a
 failing command whose output says nothing was to be done ("nothing to commit").
-A later attempt redoes the work when it is the same operation, runs the same
-program on the same first argument, does the same job with another program
-(installs the same package: ``pip install x`` / ``uv pip install x``; reads from,
-or writes to, the same web service: ``gh api …`` / ``curl https://api.github.com/…``),
-or — for a file tool — writes the same path.
+A later attempt redoes the work when it is the same operation, does the same job
+(:mod:`.jobs`: the same script, module, target or packages, by any interpreter,
+path, wrapper or equivalent program — ``python x.py`` / ``python3 x.py``,
+``./run.sh`` / ``bash run.sh``, ``yarn dev`` / ``npm run dev``; never another
+subcommand of the same file: ``manage.py migrate`` / ``manage.py showmigrations``),
+reads from or writes to the same web service (``gh api …`` / ``curl
+https://api.github.com/…``), or — for a file tool — writes the same path.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from donecheck.actors.evidence.jobs import Job, job_of, same_job
 from donecheck.actors.evidence.runner import output_summary
 from donecheck.actors.evidence.shell import simple_commands
 from donecheck.actors.messages import Edit, Operation, ToolResult, UnresolvedError
@@ -55,21 +58,15 @@ def is_probe(argv: Sequence[str]) -> bool:
     return bool(rest) and rest[0] in _INLINE_CODE  # python -c "import x", node -e …
 
 
-def _signatures(command: str) -> list[tuple[str, str]]:
-    """(program, first argument) of each working segment of the command, in order."""
+def _jobs(command: str) -> list[Job]:
+    """The job of each working segment of the command, in order."""
     found = []
     for argv in simple_commands(command):
         if argv and not is_probe(argv):
-            head = argv[0].rsplit("/", 1)[-1].lower()
-            first = next((a for a in argv[1:] if not a.startswith("-")), "")
-            found.append((head, first))
+            job = job_of(argv)
+            if job is not None:
+                found.append(job)
     return found
-
-
-def _signature(command: str) -> tuple[str, ...] | None:
-    """(program, first argument) of the command's first working segment."""
-    found = _signatures(command)
-    return found[0] if found else None
 
 
 _SKIPS_HOOKS = re.compile(r"\bgit\b[^;&|]*\s(?:--no-verify|commit\s+(?:\S+\s+)*?-n\b)")
@@ -77,45 +74,25 @@ _SKIPS_HOOKS = re.compile(r"\bgit\b[^;&|]*\s(?:--no-verify|commit\s+(?:\S+\s+)*?
 
 def _redone(failed: str, later: str) -> bool:
     """Whether the successful command ``later`` redoes the work of ``failed``: the
-    same program on the same first argument (a file by its path from another
-    folder), in its first step or — for a chain — its last (``git add a && git
-    commit -m …`` failing in the hook, then, after a fix, ``git commit -m …``
-    working: the commit is what the chain was for). Not a commit made with
-    ``--no-verify``: skipping the hook that failed it redoes nothing."""
+    same job (:mod:`.jobs`: the same script, module, target or packages, whatever
+    interpreter, path, wrapper or equivalent program runs it) in its first step or
+    — for a chain — its last (``git add a && git commit -m …`` failing in the hook,
+    then, after a fix, ``git commit -m …`` working: the commit is what the chain was
+    for). Not a commit made with ``--no-verify``: skipping the hook that failed it
+    redoes nothing."""
     if _SKIPS_HOOKS.search(later) and not _SKIPS_HOOKS.search(failed):
         return False  # the gate that failed it stands
-    was, now = _signatures(failed), _signatures(later)
+    was, now = _jobs(failed), _jobs(later)
     return (
-        bool(was) and bool(now) and (_same(was[0], now[0]) or any(_same(was[-1], n) for n in now))
+        bool(was)
+        and bool(now)
+        and (same_job(was[0], now[0]) or any(same_job(was[-1], n) for n in now))
     )
-
-
-def _same(a: tuple[str, str], b: tuple[str, str]) -> bool:
-    """The same program on the same target: ``node assets/build.js`` and, after ``cd
-    assets``, ``node build.js`` run one file."""
-    if a[0] != b[0]:
-        return False
-    if a[1] == b[1]:
-        return True
-    return "." in a[1] and "." in b[1] and path_matches(a[1], b[1])
 
 
 # Programs that do the same job, by what they do it to: a later success of any of
 # them redoes a failed one ("gh api repos/o/r" failing, "curl https://api.github.com/
 # repos/o/r" working). (kind, program, the argument words that make it a write).
-_INSTALLERS = {
-    "pip": "python",
-    "pip3": "python",
-    "uv": "python",
-    "poetry": "python",
-    "pipx": "python",
-    "conda": "python",
-    "npm": "node",
-    "pnpm": "node",
-    "yarn": "node",
-    "bun": "node",
-}
-_INSTALL_VERBS = {"install", "add", "i"}
 _FETCHERS = {"curl", "wget", "http", "https", "xh", "httpie", "gh"}
 _CURL_WRITES = {
     "-X",
@@ -180,25 +157,13 @@ def _writes_to(args: Sequence[str]) -> bool:
 
 
 def _job(command: str) -> tuple[str, str, str] | None:
-    """What a command does, as (kind, target, mode), when another program can do the
-    same: installing a package ("install", package, ""), or reading from or writing
-    to a web service ("fetch", host or service, "read" | "write"). ``None`` for any
-    other command."""
+    """What a command does to a web service, as ("fetch", host or service, "read" |
+    "write"), when another program can do the same; ``None`` for any other command."""
     for argv in simple_commands(command):
         if not argv or is_probe(argv):
             continue
         head = argv[0].rsplit("/", 1)[-1].lower()
         rest = list(argv[1:])
-        if head.startswith("python") and rest[:2] == ["-m", "pip"]:
-            head, rest = "pip", rest[2:]
-        if head == "uv" and rest[:1] == ["pip"]:
-            rest = rest[1:]
-        if head in _INSTALLERS and rest and rest[0] in _INSTALL_VERBS:
-            names = [a for a in rest[1:] if not a.startswith("-")]
-            if len(names) == 1:
-                package = re.split(r"[=<>~!\[@ ]", names[0], maxsplit=1)[0].lower()
-                return ("install", package.replace("_", "-"), "")
-            return None
         if head in _FETCHERS:
             if head == "gh":
                 sub = rest[0] if rest else ""
@@ -235,12 +200,12 @@ def unresolved_errors(
         if result is not None and _BENIGN_OUTPUT.search(result.output[-2_000:]):
             continue
         paths = [p for p in written.get(op.call_seq, []) if p]
-        signature = job = None
+        working = job = None
         if op.command is not None:
             argvs = [a for a in simple_commands(op.command) if a]
             if not argvs or all(is_probe(a) for a in argvs):
                 continue
-            signature = _signature(op.command)
+            working = _jobs(op.command)
             job = _job(op.command)
         elif not paths:
             continue  # a tool DoneCheck does not know: its failure may be harmless
@@ -256,7 +221,7 @@ def unresolved_errors(
                 continue  # unknown status: only a file tool's quiet rewrite of the path
             if later.key == op.key:
                 resolved = True
-            elif signature is not None and later.command is not None:
+            elif working and later.command is not None:
                 resolved = _redone(op.command or "", later.command) or (
                     job is not None
                     and _job(later.command) == job

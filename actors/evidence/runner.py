@@ -29,6 +29,7 @@ __all__ = [
     "Outcome",
     "exit_status_from_output",
     "hollow_output",
+    "never_started",
     "outcome",
     "output_summary",
     "report_summary",
@@ -243,6 +244,45 @@ def hollow_output(text: str) -> str:
     return ""
 
 
+_NEVER_STARTED = re.compile(
+    r"""(?imx)
+    ^(?:\S+:\ )?(?:line\ \d+:\ |\d+:\ )?\S+:\ (?:command\ )?not\ found\s*$  # sh: 1: jest: not found
+    | \bis\ not\ recognized\ as\ an\ internal\ or\ external\ command
+    | ^\S+:\ (?:\S+:\ )?(?:permission\ denied|no\ such\ file\ or\ directory)\s*$
+    | ^\S*python[\d.]*:\ (?:no\ module\ named\ \S+|can't\ open\ file\ .{1,200})\s*$
+    | \bmissing\ script:? | ^error\ command\ "[^"]+"\ not\ found | ERR_PNPM_NO_SCRIPT
+    | none\ of\ the\ selected\ packages\ has\ a\ "[^"]+"\ script | ^error:\ script\ not\ found
+    | \benoent\b.{0,40}\bno\ such\ file\ or\ directory,\ open\ '[^']*package\.json'
+    | \bcould\ not\ find\ `Cargo\.toml`
+    | \bgo\.mod\ file\ not\ found\b | ^no\ Go\ files\ in\b
+    | \bno\ rule\ to\ make\ target\b | \bno\ targets\ specified\ and\ no\ makefile\ found
+    | \bthere\ is\ no\ POM\ in\ this\ directory
+    | \btask\ '[^']+'\ not\ found\ in\ (?:root\ )?project
+    | \bdoes\ not\ contain\ a\ Gradle\ build
+    | ^ERROR:\ file\ or\ directory\ not\ found:
+    | ^(?:\S+\ )?error\ TS50(?:57|58):
+    """
+)
+"""What a runner, shell or package manager prints when the check never started: its
+program missing or not executable, no such script, project or target."""
+
+
+def never_started(output: str, exit_code: int | None) -> str:
+    """Why a check's run never started (so it checked nothing), or ``""``: the shell
+    could not find or run its program (126, 127), or the runner found nothing to run
+    (no such script, project, target or file). Read from the output's head, where
+    such a message stands; a runner's summary, read first, overrules it."""
+    head = output[:3_000]
+    found = _NEVER_STARTED.search(head)
+    if found is not None:
+        return f"it never started ({found.group(0).strip()[:120]})"
+    if exit_code in (126, 127):
+        return (
+            f"it never started (exit code {exit_code}: the program was not found or not executable)"
+        )
+    return ""
+
+
 Source = Literal["exit_code", "output", "flag", "masked", "hollow", "partial", "none"]
 
 
@@ -335,8 +375,9 @@ def _check_outcome(
 
     1. a runner's summary with failures or errors is a failure, whatever the status
        and whatever follows it;
-    2. a non-zero status is a failure;
-    3. a run that checked nothing is hollow: not a pass, and not a failure;
+    2. a run that checked nothing is hollow: not a pass, and not a failure — nor is
+       one that never started (:func:`never_started`);
+    3. a non-zero status is a failure;
     4. a masked status proves nothing: only the runner's own passing summary does —
        not one the line printed some other way (``voiced``: echoed, rewritten by a
        filter, printed after a run whose output went elsewhere);
@@ -353,7 +394,7 @@ def _check_outcome(
     source: Source = "exit_code" if result.exit_code is not None else "output"
     if summary not in (None, 0, 5):
         return Outcome(False, code if code not in (None, 0) else summary, "output", masked)
-    hollow = hollow or hollow_output(text)
+    hollow = hollow or hollow_output(text) or never_started(text, code)
     if hollow:
         return Outcome(None, code, "hollow", hollow)
     if code is not None and code != 0:

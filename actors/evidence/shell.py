@@ -133,10 +133,37 @@ _WITH_SUB = {
 }
 
 
+_TEST_SCRIPT = re.compile(
+    r"(?i)(?P<stem>(?:run[_-]?)?(?:all[_-])?tests?(?:[_-](?:all|suite|unit))?)"
+    r"(?P<ext>\.(?:sh|bash)|\.py)?"
+)
+"""A script that runs a project's tests by its name (``run_tests.sh``, ``test.sh``,
+``runtests.py``): not ``test.py`` or ``test_x.py``, an agent's usual scratch files."""
+_SHELLS = {"sh", "bash", "zsh", "dash", "ksh"}
+
+
+def _test_script(argv: Sequence[str]) -> str | None:
+    """``<stem> test`` when the command runs a test script, directly or by its shell
+    or interpreter: ``./run_tests.sh`` and ``bash run_tests.sh`` are one check."""
+    head = argv[0]
+    if head in _SHELLS or re.fullmatch(r"python(?:\d(?:\.\d+)?)?", head):
+        script = next((a for a in argv[1:] if not a.startswith("-")), "")
+        name = script.rsplit("/", 1)[-1]
+    else:
+        name = head
+    found = _TEST_SCRIPT.fullmatch(name)
+    if found is None or (found.group("ext") == ".py" and not name.lower().startswith("run")):
+        return None
+    return f"{found.group('stem').lower().replace('-', '_')} test"
+
+
 def _segment_kind(argv: Sequence[str]) -> str | None:
     if not argv:
         return None
     head, sub = argv[0], (argv[1] if len(argv) > 1 else "")
+    script = _test_script(argv)
+    if script is not None:
+        return script
     if head in _DIRECT:
         return _DIRECT[head]
     if head == "ruff":
