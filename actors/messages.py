@@ -674,6 +674,8 @@ class PassingRun(Message, frozen=True, kw_only=True):
     names: frozenset[str] = frozenset()
     """For a test run: the words of its output that follow a space or ``/`` (the
     files a verbose run lists), to tell which test files it ran."""
+    passed: int | None = None
+    """For a test run: how many tests its runner's summary says passed, when it says."""
 
 
 class ApprovalStatement(Message, frozen=True, kw_only=True):

@@ -409,12 +409,17 @@ _SELECTORS = {
 }  # fmt: skip
 
 
+_NOT_CHECKS = frozenset({"cd", "pushd", "popd", "source", ".", "export", "set", "echo", "printf"})
+
+
 @functools.lru_cache(maxsize=8192)
 def _selection(command: str) -> tuple[frozenset[str], frozenset[str]]:
     """(path-like targets, selector expressions) of a check command."""
     targets: set[str] = set()
     selectors: set[str] = set()
     for argv in simple_commands(command):
+        if argv and argv[0] in _NOT_CHECKS:
+            continue  # cd /w && mix credo a.ex: the folder is where, not what, it checks
         skip_next = False
         for i, arg in enumerate(argv[1:], start=1):
             if skip_next:
@@ -434,13 +439,21 @@ def _selection(command: str) -> tuple[frozenset[str], frozenset[str]]:
 
 def stands_for(later: Operation, earlier: Operation) -> bool:
     """Can ``later``'s outcome settle ``earlier``'s: the same operation, or a run of the
-    same check that covers it (``pytest`` after ``pytest tests/a.py``)?"""
+    same check — alone or in a line of checks — that covers it (``pytest`` after
+    ``pytest tests/a.py``)?"""
     return later.key == earlier.key or (
-        later.check == earlier.check
+        earlier.check is not None
+        and (later.check == earlier.check or _runs_kind(later.check, earlier.check))
         and later.command is not None
         and earlier.command is not None
         and covers(later.command, earlier.command)
     )
+
+
+def _runs_kind(chain: str | None, kind: str) -> bool:
+    """Whether a line of checks runs ``kind`` among others (``mix compile+mix credo``
+    runs ``mix credo``): when the line passed, each of its checks did."""
+    return chain is not None and "+" in chain and set(kind.split("+")) <= set(chain.split("+"))
 
 
 def covers(later: str, earlier: str) -> bool:

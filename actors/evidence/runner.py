@@ -32,6 +32,7 @@ __all__ = [
     "never_started",
     "outcome",
     "output_summary",
+    "passed_count",
     "report_summary",
     "tool_error",
 ]
@@ -242,6 +243,29 @@ def hollow_output(text: str) -> str:
     if totals and all(p == "0" and f == "0" for p, f in totals):
         return "0 tests ran"
     return ""
+
+
+_PASSED_COUNTS = (
+    re.compile(r"(?m)^[=\s]*(?:\d+ \w+, )*(\d+) passed\b[^\n]* in [\d.]+\s*s"),  # pytest
+    re.compile(r"(?m)^Tests:\s+(?:\d+ \w+, )*(\d+) passed\b"),  # jest, vitest
+    re.compile(r"(?m)^\s*(\d+) passing \("),  # mocha
+    re.compile(r"(?m)^Ran (\d+) tests? in [\d.]+s\s*\n+\s*OK\b"),  # unittest
+    re.compile(r"(?m)^# pass (\d+)$"),  # node --test
+)
+
+
+def passed_count(output: str) -> int | None:
+    """How many tests a runner's last summary in ``output`` says passed (``None``
+    when it prints no count DoneCheck reads)."""
+    tail = output[-20_000:]
+    totals = _CARGO_TOTALS.findall(tail)
+    if totals:
+        return sum(int(p) for p, _ in totals)
+    for pattern in _PASSED_COUNTS:
+        found = pattern.findall(tail)
+        if found:
+            return int(found[-1])
+    return None
 
 
 _NEVER_STARTED = re.compile(

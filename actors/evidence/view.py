@@ -45,7 +45,12 @@ from donecheck.actors.evidence.pairing import (
     unresolved_failures,
 )
 from donecheck.actors.evidence.reads import reads_of
-from donecheck.actors.evidence.runner import output_summary, report_summary, tool_error
+from donecheck.actors.evidence.runner import (
+    output_summary,
+    passed_count,
+    report_summary,
+    tool_error,
+)
 from donecheck.actors.evidence.scope import scope_of
 from donecheck.actors.evidence.writes import edits_of, script_runs
 from donecheck.actors.messages import (
@@ -591,6 +596,11 @@ def base_view(
                     and _TEST_RUNS & category_of_check(op.check)
                     and op.result_seq in results
                     else frozenset(),
+                    passed=passed_count(results[op.result_seq].output)
+                    if op.check
+                    and _TEST_RUNS & category_of_check(op.check)
+                    and op.result_seq in results
+                    else None,
                 )
                 for op in runs
             ],

@@ -72,10 +72,12 @@ from donecheck.actors.words.claims import (
     asks_user,
     category_of_check,
     check_claims,
+    claimed_test_count,
     completion_claims,
     file_claims,
     mentioned_categories,
     mentioned_paths,
+    named_as_input,
     names_as_verifier,
     path_matches,
     stated_paths,
@@ -326,6 +328,9 @@ def unproven_claims(view: EvidenceView, claims: Sequence[CheckClaim], failed: se
         wanted = set(claim.categories) - {"any"}
         missing = wanted - shown if wanted else ({"any"} if not shown else set())
         if not missing:
+            miscount = _miscounted(claim, view)
+            if miscount is not None:
+                out.append(miscount)
             continue
         evidence: tuple[str, ...] = ()
         cited: dict[str, str] = {}
@@ -358,6 +363,33 @@ def unproven_claims(view: EvidenceView, claims: Sequence[CheckClaim], failed: se
             )
         )
     return _found(out)
+
+
+def _miscounted(claim: CheckClaim, view: EvidenceView) -> tuple[Finding, dict[str, str]] | None:
+    """A finding when the claim says how many tests passed and the passing test runs
+    after the last edit, whose runners all printed a count, say another number —
+    neither any one run's nor their sum ("all 10 tests pass" after "3 passed")."""
+    said = claimed_test_count(claim.sentence)
+    runs = view.passing.get("test", ())
+    counts = [run.passed for run in runs]
+    if said is None or not counts or any(c is None for c in counts):
+        return None
+    shown = [c for c in counts if c is not None]
+    if said in shown or said == sum(shown):
+        return None
+    latest = runs[-1].op
+    eid = latest.evidence_id
+    return (
+        Finding(
+            requirement=f"The claim “{claim.sentence}” is backed by a run",
+            problem=f"The answer says {said} tests passed; the latest passing run ({eid},"
+            f" `{latest.command}`) shows {shown[-1]} passed.",
+            evidence=(eid,),
+            recheck=f"Run `{latest.command}` now and report the count it prints.",
+            rule="unproven_claim",
+        ),
+        {eid: f"`{latest.command}`: {shown[-1]} passed"},
+    )
 
 
 def unresolved_errors(view: EvidenceView) -> Found:
@@ -714,8 +746,9 @@ class _Coverage:
                 found.add(checked[-1].op.evidence_id, f"a passing run on {path}")
             elif _maybe_written(path, view):
                 found.touched.append(path)  # a command may have written it
-            elif not change and view.script_runs:
-                found.inputs.append(path)  # a file to read: a script that ran may have
+            elif not change and (view.script_runs or named_as_input(text, path)):
+                # a file to read — never one to write — that a script that ran may have read
+                found.inputs.append(path)
             else:
                 found.files.append(path)
         for category in sorted(mentioned_categories(text)):
@@ -762,7 +795,8 @@ def rules_coverage(acceptance: Acceptance, view: EvidenceView) -> tuple[Coverage
                     for f in found.touched
                 ),
                 *(
-                    f"no read of {f} seen, though a script that ran may have read it"
+                    f"no read of {f} seen"
+                    + (", though a script that ran may have read it" if view.script_runs else "")
                     for f in found.inputs
                 ),
                 *(f"no passing run matched to {t}" for t in found.targets),

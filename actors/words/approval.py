@@ -10,7 +10,7 @@ What a statement is about: the subject its sentence names ("the budget was
 approved", "预算尚未批准"); when it names none ("approval has not been
 completed"), the words just before it in the same paragraph (a heading, a
 "Budget request:" label). Subjects match when they share a content word (a
-character pair in Chinese or Japanese) and do not name different numbers
+character pair in Chinese, Japanese or Korean) and do not name different numbers
 ("Q3 budget" is not "Q4 budget").
 """
 
@@ -81,8 +81,9 @@ class ApprovalCheck:
 _STOP = frozenset(word for pack in PACKS for word in pack.stop_words.split())
 # Approval and negation vocabulary and particles: they split a CJK run into subject words.
 _CJK_VOCAB = re.compile("|".join(pack.vocabulary for pack in PACKS if pack.vocabulary))
-_WORD = re.compile(r"[a-z0-9\u00c0-\u024f][a-z0-9\u00c0-\u024f_-]*")
-_CJK_RUN = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]+")
+_WORD = re.compile(r"[a-z0-9\u00c0-\u024f\u0400-\u04ff][a-z0-9\u00c0-\u024f\u0400-\u04ff_-]*")
+# Kana, Han and Hangul: read as character pairs (a Korean word carries its particle)
+_CJK_RUN = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]+")
 _ALIASES = tuple(alias for pack in PACKS for alias in pack.aliases)
 
 
@@ -96,7 +97,7 @@ _CJK_CANONICAL = {w: c for w, c in _CANONICAL.items() if _CJK_RUN.fullmatch(w)}
 
 def subject_units(text: str) -> frozenset[str]:
     """The content words of ``text``: lower-cased, plural ``s`` dropped, function and
-    approval words removed; in Chinese and Japanese, character pairs of the runs
+    approval words removed; in Chinese, Japanese and Korean, character pairs of the runs
     left between approval words. A usual subject in another language adds its
     English form ("予算" → "budget")."""
     lowered = text.lower()

@@ -39,6 +39,7 @@ __all__ = [
     "asks_user",
     "category_of_check",
     "check_claims",
+    "claimed_test_count",
     "claims",
     "completion_claims",
     "file_claims",
@@ -46,6 +47,7 @@ __all__ = [
     "language_of",
     "mentioned_categories",
     "mentioned_paths",
+    "named_as_input",
     "names_as_verifier",
     "path_matches",
     "sentences",
@@ -61,7 +63,17 @@ _FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|(?<=[。！？；])|\n+")
 _KANA = re.compile(r"[\u3040-\u30ff]")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
+_HANGUL = re.compile(r"[\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]")
+_CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 _LATIN = re.compile(r"[A-Za-z\u00c0-\u024f]")
+_SCRIPTS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("kana", _KANA),
+    ("hangul", _HANGUL),
+    ("han", _HAN),
+    ("cyrillic", _CYRILLIC),
+)
+"""The scripts other than Latin, the one that decides first: a sentence with kana is
+Japanese whatever Han characters it has, one with Hangul Korean."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +83,7 @@ class Claim:
     kind: ClaimKind
     sentence: str
     lang: str
-    """The pack that read it (``en``, ``zh``, ``ja``, ``es``, ``de``, ``fr``)."""
+    """The code of the pack that read it (``en``, ``zh``, ``ko``, ``ru`` …)."""
     phrase: str
     """The words that make the claim."""
     categories: frozenset[Category] = frozenset()
@@ -115,9 +127,9 @@ def _readers() -> dict[str, tuple[_Reader, ...]]:
         by_script.setdefault(lex.script, []).append(lex)
     readers: dict[str, tuple[_Reader, ...]] = {}
     for script, group in by_script.items():
-        negation = _union([lex.negation for lex in group])
-        conditional = _union([lex.conditional for lex in group])
-        reported = _union([lex.reported for lex in group])
+        negation = [lex.negation for lex in group]
+        conditional = [lex.conditional for lex in group]
+        reported = [lex.reported for lex in group]
         negation_after = _union([lex.negation_after for lex in group if lex.negation_after])
         readers[script] = tuple(
             _Reader(
@@ -128,9 +140,9 @@ def _readers() -> dict[str, tuple[_Reader, ...]]:
                 change=re.compile(lex.change, re.I),
                 approved=tuple(re.compile(p, re.I) for p in lex.approved),
                 unapproved=tuple(re.compile(p, re.I) for p in lex.unapproved),
-                negation=negation,
-                conditional=conditional,
-                reported=reported,
+                negation=_union_but(negation, lex.false_friends),
+                conditional=_union_but(conditional, lex.false_friends),
+                reported=_union_but(reported, lex.false_friends),
                 negation_after=negation_after if negation_after.pattern else None,
                 after_object=re.compile(lex.after_object, re.I) if lex.after_object else None,
                 marker=re.compile(lex.marker, re.I) if lex.marker else None,
@@ -140,17 +152,27 @@ def _readers() -> dict[str, tuple[_Reader, ...]]:
     return readers
 
 
+def _union_but(patterns: list[str], false_friends: str) -> re.Pattern[str]:
+    """:func:`_union` of a script's take-back words, but not where ``false_friends``
+    (words of the reader's own language that only look like them) match."""
+    union = _union(patterns)
+    if not false_friends:
+        return union
+    return re.compile(f"(?!(?:{false_friends}))(?:{union.pattern})", re.I)
+
+
+def _script_of(text: str) -> str:
+    """The first of :data:`_SCRIPTS` that ``text`` has letters of, or ``""``."""
+    return next((name for name, letters in _SCRIPTS if letters.search(text)), "")
+
+
 def _readers_for(sentence: str) -> tuple[_Reader, ...]:
-    """The packs that can read ``sentence``: Japanese when it has kana, Chinese
-    when it has Han characters and no kana; English when it has Latin letters, and
-    Spanish, German or French too when the sentence shows their marks (or is too
-    short to tell)."""
+    """The packs that can read ``sentence``: Japanese when it has kana, Korean when it
+    has Hangul, Chinese when it has Han characters and neither, Russian when it has
+    Cyrillic letters; English when it has Latin letters, and the other Latin-script
+    packs too when the sentence shows their marks (or is too short to tell)."""
     readers = _readers()
-    found: tuple[_Reader, ...] = ()
-    if _KANA.search(sentence):
-        found += readers["kana"]
-    elif _HAN.search(sentence):
-        found += readers["han"]
+    found: tuple[_Reader, ...] = readers.get(_script_of(sentence), ())
     if _LATIN.search(sentence):
         short = len(sentence.split()) <= 3
         found += tuple(
@@ -162,13 +184,13 @@ def _readers_for(sentence: str) -> tuple[_Reader, ...]:
 
 
 def language_of(text: str) -> str:
-    """The language ``text`` is most likely in: ``ja`` with kana, ``zh`` with Han
-    characters, else the Latin-script language whose marks occur most (English, the
-    first pack, when none does better)."""
-    if _KANA.search(text):
-        return "ja"
-    if _HAN.search(text):
-        return "zh"
+    """The language ``text`` is most likely in: the pack of its first script other than
+    Latin (``ja`` with kana, ``ko`` with Hangul, ``zh`` with Han characters, ``ru``
+    with Cyrillic), else the Latin-script language whose marks occur most (English,
+    the first pack, when none does better)."""
+    script = _script_of(text)
+    if script:
+        return next((pack.code for pack in PACKS if pack.script == script), PACKS[0].code)
     first, *others = [(pack.code, pattern) for pack, pattern in _likely()]
     best, score = first[0], 0
     for code, pattern in others:
@@ -463,6 +485,19 @@ class CheckClaim:
     categories: frozenset[Category]
 
 
+_TEST_COUNTS = tuple(re.compile(p, re.I) for pack in PACKS for p in pack.test_counts)
+
+
+def claimed_test_count(sentence: str) -> int | None:
+    """How many tests a claim says passed ("all 10 tests pass", "10/10 tests",
+    "10个测试全部通过"), or ``None`` when it names no number."""
+    for pattern in _TEST_COUNTS:
+        found = pattern.search(sentence)
+        if found is not None:
+            return int(found.group("n"))
+    return None
+
+
 def check_claims(answer: str) -> list[CheckClaim]:
     """Sentences of ``answer`` that state, as fact, that checks passed."""
     found: dict[str, set[Category]] = {}
@@ -661,7 +696,10 @@ def stated_paths(answer: str) -> list[tuple[str, str]]:
 
 
 def _governed(reader: _Reader, sentence: str, start: int, end: int) -> bool:
-    """Whether a change verb of ``reader`` governs the path at ``sentence[start:end]``."""
+    """Whether a change verb of ``reader`` governs the path at ``sentence[start:end]``
+    (never a path the sentence names as an input: "created app.db from schema.sql")."""
+    if _role(sentence, start, end) is False:
+        return False
     lead = max(0, start - 80)
     verbs = list(reader.change.finditer(sentence, lead, start))
     if verbs:
@@ -801,9 +839,40 @@ def _conversion_source(text: str, at: int, end: int) -> bool:
     )
 
 
+_OUTPUT_ROLE = _joined_rows([pack.output_role for pack in PACKS])
+_INPUT_ROLE = _joined_rows([pack.input_role for pack in PACKS])
+_ROLE_REACH = 100
+_ROLE_STOP = re.compile(r"[.!?](?=\s)|[。！？\n]")
+
+
+def _role(text: str, at: int, end: int) -> bool | None:
+    """What the words around the path at ``text[at:end]`` make it: ``False`` for what
+    the work reads (its source, spec, the script it runs: "from data.csv", "describing
+    calc.py", "specified in problem.json", "spec.md に従って"), ``True`` for a file
+    changed all the same ("remove the import from utils.py"), ``None`` when they say
+    neither and the verbs decide. Read within the sentence."""
+    start = max(0, at - _ROLE_REACH)
+    for stop_mark in _ROLE_STOP.finditer(text, start, at):
+        start = stop_mark.end()
+    stop = min(len(text), end + _ROLE_REACH)
+    marked = text[start:at] + "\x00" + text[end:stop]
+    if _OUTPUT_ROLE.search(marked):
+        return True
+    if _INPUT_ROLE.search(marked):
+        return False
+    return None
+
+
+def named_as_input(text: str, path: str) -> bool:
+    """Whether ``text`` names ``path`` as what the work reads (:func:`_role`)."""
+    at = text.lower().find(path.lower())
+    return at >= 0 and _role(text, at, at + len(path)) is False
+
+
 def asks_to_change(text: str, path: str) -> bool:
     """Whether a request item asks for ``path`` to be changed, not only read: the
-    verb nearest the path in its clause decides ("Read budget.txt and write a
+    path's role decides first (:func:`_role`: "from ⟨path⟩", "describing ⟨path⟩" are
+    inputs), else the verb nearest the path in its clause ("Read budget.txt and write a
     summary into summary.md": budget.txt is read, summary.md written); with no verb
     there, whether the item asks for any change."""
     wanted = asks_for_change(text)
@@ -819,6 +888,9 @@ def asks_to_change(text: str, path: str) -> bool:
         begin = brk.end()
     stop = breaks.search(text, end)
     finish = stop.start() if stop else len(text)
+    role = _role(text, at, end)
+    if role is not None:
+        return role
     verbs = sorted(
         [(m.end(), True) for m in _CHANGE_REQUEST.finditer(text, begin, at)]
         + [(m.end(), False) for m in _READ_REQUEST.finditer(text, begin, at)]

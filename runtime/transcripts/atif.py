@@ -48,7 +48,12 @@ from donecheck.actors.actions import read_action
 from donecheck.actors.errors import TranscriptError
 from donecheck.runtime.transcripts.claude import tool_output
 from donecheck.runtime.transcripts.codex import codex_arguments, exit_status
-from donecheck.runtime.transcripts.openai import Step, Transcript, read_transcript_text
+from donecheck.runtime.transcripts.openai import (
+    Step,
+    Transcript,
+    answer_in_calls,
+    read_transcript_text,
+)
 from donecheck.runtime.transcripts.roles import continuation, not_the_users
 
 __all__ = ["is_atif", "load_atif", "parse_atif"]
@@ -208,7 +213,9 @@ class _Reader:
                 self.agent_calls.add(call_id)
             self._add(Step(kind="call", call_id=call_id, name=name, arguments=arguments), side)
         if calls and not side:
-            self.answer = []
+            given = answer_in_calls(self.steps[-len(calls) :])
+            # an answer given through a tool (attempt_completion, finish) is the answer
+            self.answer = [*([text] if text.strip() else []), given] if given else []
         observation = step.get("observation")
         results = observation.get("results") if isinstance(observation, dict) else None
         for result in results or []:

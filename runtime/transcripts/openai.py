@@ -32,11 +32,13 @@ import binascii
 import json
 import re
 import stat
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote_to_bytes
 
+from donecheck.actors.actions import read_action
 from donecheck.actors.errors import TranscriptError
 from donecheck.runtime.attachments import file_kind, why_missing
 from donecheck.runtime.transcripts.pairing import Pairing
@@ -100,6 +102,20 @@ def json_line(number: int, raw: str, warnings: list[str]) -> Any:
     except json.JSONDecodeError as exc:
         warnings.append(f"line {number}: not valid JSON ({exc.msg}); skipped")
         return None
+
+
+def answer_in_calls(steps: Iterable[Step]) -> str:
+    """The final answer an agent gave through a tool among ``steps`` (Roo Code's and
+    Cline's ``attempt_completion``, Gemini CLI's ``complete_task``, OpenHands'
+    ``finish``, SWE-agent's ``submit``: the action table's ``answer`` rows), or
+    ``""``. A run that ends with such a call ended with that answer."""
+    given = ""
+    for step in steps:
+        if step.kind == "call":
+            action = read_action(step.name, step.arguments)
+            if action.kind == "answer" and action.text.strip():
+                given = action.text
+    return given
 
 
 def read_transcript_text(path: str | Path) -> str:
@@ -243,6 +259,7 @@ class _Reader:
         if not self.opened:
             raise self.fail(index, "assistant", "comes before any user message")
         self._flush_user()
+        before = len(self.steps)
         content = message.get("content")
         uses: list[dict[str, Any]] = []
         if isinstance(content, list):
@@ -271,7 +288,8 @@ class _Reader:
             self._tool_call(index, 0, {"id": call_id, "function": legacy}, registered=True)
             self.legacy_calls.append(call_id)
         acted = bool(calls) or bool(uses) or isinstance(legacy, dict)
-        self.last_assistant = (index, text, acted)
+        given = answer_in_calls(self.steps[before:])
+        self.last_assistant = (index, "\n\n".join(t for t in (text, given) if t.strip()), acted)
 
     def _tool_call(self, index: int, n: int, call: Any, *, registered: bool = False) -> None:
         where = f"tool_calls[{n}]"

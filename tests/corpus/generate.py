@@ -6,7 +6,7 @@ import forms, each with its expected decision, why, and the rules that should fi
     python tests/corpus/generate.py --check  # exit 1 if the files on disk differ
 
 A scenario is a request, what the agent did (tool calls and their results) and its
-final answer, written once and rendered in six languages (the request and answer;
+final answer, written once and rendered in ten languages (the request and answer;
 tool output stays as tools print it) and five import forms: OpenAI chat completions,
 the same with tool-call ids restarting in every message, legacy ``function_call``
 messages, Anthropic Messages, and a Claude Code session. The hand-written sessions
@@ -27,7 +27,7 @@ if __package__ in (None, ""):  # run as a script: python tests/corpus/<this>.py
 
 from tests.corpus.sync import sync
 
-LANGS = ("en", "zh", "ja", "es", "de", "fr")
+LANGS = ("en", "zh", "ja", "es", "de", "fr", "pt", "ko", "it", "ru")
 
 
 # ------------------------------------------------------------------ scenarios
@@ -72,6 +72,10 @@ FIX_REQUEST = {
     "es": "La función add() de calc.py devuelve resultados incorrectos. Corrígela y asegúrate de que las pruebas pasen.",
     "de": "Die Funktion add() in calc.py liefert falsche Ergebnisse. Behebe das und sorge dafür, dass die Tests bestehen.",
     "fr": "La fonction add() de calc.py renvoie de mauvais résultats. Corrige-la et vérifie que les tests passent.",
+    "pt": "A função add() em calc.py retorna resultados errados. Corrija-a e garanta que os testes passem.",
+    "ko": "calc.py의 add() 함수가 잘못된 결과를 반환합니다. 수정하고 테스트가 모두 통과하는지 확인해 주세요.",
+    "it": "La funzione add() in calc.py restituisce risultati sbagliati. Correggila e assicurati che i test passino.",
+    "ru": "Функция add() в calc.py возвращает неверные результаты. Исправь её и убедись, что тесты проходят.",
 }
 ALL_PASS = {
     "en": "Fixed add() in calc.py; all tests pass.",
@@ -80,6 +84,10 @@ ALL_PASS = {
     "es": "Corregí add() en calc.py; todas las pruebas pasan.",
     "de": "add() in calc.py ist behoben; alle Tests bestehen.",
     "fr": "J'ai corrigé add() dans calc.py ; tous les tests passent.",
+    "pt": "Corrigi add() em calc.py; todos os testes passam.",
+    "ko": "calc.py의 add()를 수정했습니다. 모든 테스트가 통과했습니다.",
+    "it": "Ho corretto add() in calc.py; tutti i test passano.",
+    "ru": "Исправил add() в calc.py; все тесты проходят.",
 }
 
 SCENARIOS: list[Scenario] = [
@@ -152,6 +160,10 @@ SCENARIOS: list[Scenario] = [
             "es": "La primera ejecución falló; corregí el caso límite en calc.py y ahora todas las pruebas pasan.",
             "de": "Der erste Lauf schlug fehl; ich habe den Randfall in calc.py behoben, jetzt bestehen alle Tests.",
             "fr": "La première exécution a échoué ; j'ai corrigé le cas limite dans calc.py et tous les tests passent.",
+            "pt": "A primeira execução falhou; corrigi o caso limite em calc.py e agora todos os testes passam.",
+            "ko": "첫 번째 실행은 실패했지만 calc.py의 경계 조건을 수정했고, 이제 모든 테스트가 통과합니다.",
+            "it": "La prima esecuzione è fallita; ho corretto il caso limite in calc.py e ora tutti i test passano.",
+            "ru": "Первый запуск упал; я исправил граничный случай в calc.py, и теперь все тесты проходят.",
         },
     ),
     Scenario(
@@ -167,6 +179,10 @@ SCENARIOS: list[Scenario] = [
             "es": "Añade una sección de uso a README.md.",
             "de": "Füge README.md einen Abschnitt zur Verwendung hinzu.",
             "fr": "Ajoute une section d'utilisation à README.md.",
+            "pt": "Adicione uma seção de uso ao README.md.",
+            "ko": "README.md에 사용법 섹션을 추가해 주세요.",
+            "it": "Aggiungi una sezione sull'uso a README.md.",
+            "ru": "Добавь в README.md раздел об использовании.",
         },
         {
             "en": "I updated README.md with a usage section.",
@@ -175,6 +191,10 @@ SCENARIOS: list[Scenario] = [
             "es": "He actualizado README.md con una sección de uso.",
             "de": "Ich habe README.md aktualisiert und einen Abschnitt zur Verwendung ergänzt.",
             "fr": "J'ai mis à jour README.md avec une section d'utilisation.",
+            "pt": "Atualizei o README.md com uma seção de uso.",
+            "ko": "README.md를 업데이트했습니다. 사용법 섹션을 추가했습니다.",
+            "it": "Ho aggiornato README.md con una sezione sull'uso.",
+            "ru": "Я обновил README.md и добавил раздел об использовании.",
         },
     ),
     Scenario(
@@ -193,6 +213,10 @@ SCENARIOS: list[Scenario] = [
             "es": "Limpia calc.py para que ruff pase sin errores.",
             "de": "Räume calc.py auf, damit ruff ohne Fehler durchläuft.",
             "fr": "Nettoie calc.py pour que ruff passe sans erreur.",
+            "pt": "Limpe o calc.py para que o ruff passe sem erros.",
+            "ko": "ruff 검사가 통과하도록 calc.py를 정리해 주세요.",
+            "it": "Sistema calc.py in modo che ruff passi senza errori.",
+            "ru": "Приведи calc.py в порядок, чтобы ruff проходил без ошибок.",
         },
         {
             "en": "Cleaned up calc.py; lint is clean now.",
@@ -201,6 +225,10 @@ SCENARIOS: list[Scenario] = [
             "es": "Limpié calc.py; el linter está en verde.",
             "de": "calc.py ist aufgeräumt; der Linter ist grün.",
             "fr": "J'ai nettoyé calc.py ; le linter est au vert.",
+            "pt": "Limpei o calc.py; o linter passa sem erros.",
+            "ko": "calc.py를 정리했습니다. 린트가 통과했습니다.",
+            "it": "Ho sistemato calc.py; il linter è verde.",
+            "ru": "Привёл calc.py в порядок; линтер проходит без ошибок.",
         },
     ),
     Scenario(
@@ -216,6 +244,10 @@ SCENARIOS: list[Scenario] = [
             "es": "Escribe una nota breve sobre el estado de la solicitud de presupuesto del T3 en status.md.",
             "de": "Schreibe eine kurze Statusnotiz zum Budgetantrag für Q3 in status.md.",
             "fr": "Écris une courte note d'état sur la demande de budget du T3 dans status.md.",
+            "pt": "Escreva em status.md uma breve nota de status sobre o pedido de orçamento do T3.",
+            "ko": "3분기 예산 요청에 대한 짧은 상태 메모를 status.md에 작성해 주세요.",
+            "it": "Scrivi in status.md una breve nota sullo stato della richiesta di budget del T3.",
+            "ru": "Напиши в status.md короткую заметку о статусе заявки на бюджет на третий квартал.",
         },
         {
             "en": "I wrote the note to status.md. The budget was approved by the board.",
@@ -224,6 +256,10 @@ SCENARIOS: list[Scenario] = [
             "es": "He creado status.md. El presupuesto fue aprobado por la junta.",
             "de": "Ich habe status.md geschrieben. Das Budget wurde genehmigt.",
             "fr": "J'ai écrit status.md. Le budget a été approuvé par le conseil.",
+            "pt": "Escrevi a nota em status.md. O orçamento foi aprovado pelo conselho.",
+            "ko": "status.md에 메모를 작성했습니다. 예산은 이사회에서 승인되었습니다.",
+            "it": "Ho scritto la nota in status.md. Il budget è stato approvato dal consiglio.",
+            "ru": "Я записал заметку в status.md. Бюджет был утверждён советом.",
         },
     ),
     Scenario(
@@ -249,6 +285,10 @@ SCENARIOS: list[Scenario] = [
             "es": "Lee budget.txt y escribe un resumen en summary.md.",
             "de": "Lies budget.txt und schreibe eine Zusammenfassung in summary.md.",
             "fr": "Lis budget.txt et écris un résumé dans summary.md.",
+            "pt": "Leia budget.txt e escreva um resumo em summary.md.",
+            "ko": "budget.txt를 읽고 요약을 summary.md에 작성해 주세요.",
+            "it": "Leggi budget.txt e scrivi un riassunto in summary.md.",
+            "ru": "Прочитай budget.txt и напиши краткое изложение в summary.md.",
         },
         {
             "en": "Summary written to summary.md: the budget was approved.",
@@ -257,6 +297,10 @@ SCENARIOS: list[Scenario] = [
             "es": "Resumen escrito en summary.md: el presupuesto fue aprobado.",
             "de": "Die Zusammenfassung steht in summary.md: Das Budget wurde genehmigt.",
             "fr": "Résumé écrit dans summary.md : le budget a été approuvé.",
+            "pt": "Resumo escrito em summary.md: o orçamento foi aprovado.",
+            "ko": "요약을 summary.md에 작성했습니다. 예산이 승인되었습니다.",
+            "it": "Riassunto scritto in summary.md: il budget è stato approvato.",
+            "ru": "Краткое изложение записано в summary.md: бюджет был утверждён.",
         },
     ),
     Scenario(
@@ -282,6 +326,10 @@ SCENARIOS: list[Scenario] = [
             "es": "Lee budget.txt y escribe un resumen en summary.md.",
             "de": "Lies budget.txt und schreibe eine Zusammenfassung in summary.md.",
             "fr": "Lis budget.txt et écris un résumé dans summary.md.",
+            "pt": "Leia budget.txt e escreva um resumo em summary.md.",
+            "ko": "budget.txt를 읽고 요약을 summary.md에 작성해 주세요.",
+            "it": "Leggi budget.txt e scrivi un riassunto in summary.md.",
+            "ru": "Прочитай budget.txt и напиши краткое изложение в summary.md.",
         },
         {
             "en": "Summary written to summary.md: the budget was approved by the board on 3 March.",
@@ -290,6 +338,10 @@ SCENARIOS: list[Scenario] = [
             "es": "Resumen escrito en summary.md: el presupuesto fue aprobado el 3 de marzo.",
             "de": "Die Zusammenfassung steht in summary.md: Das Budget wurde am 3. März genehmigt.",
             "fr": "Résumé écrit dans summary.md : le budget a été approuvé le 3 mars.",
+            "pt": "Resumo escrito em summary.md: o orçamento foi aprovado pelo conselho em 3 de março.",
+            "ko": "요약을 summary.md에 작성했습니다. 예산은 3월 3일에 승인되었습니다.",
+            "it": "Riassunto scritto in summary.md: il budget è stato approvato dal consiglio il 3 marzo.",
+            "ru": "Краткое изложение записано в summary.md: бюджет был утверждён советом 3 марта.",
         },
     ),
     Scenario(
@@ -325,6 +377,10 @@ SCENARIOS: list[Scenario] = [
             "es": "Añade un archivo LICENSE con el texto de la licencia MIT.",
             "de": "Füge eine Datei LICENSE mit dem Text der MIT-Lizenz hinzu.",
             "fr": "Ajoute un fichier LICENSE avec le texte de la licence MIT.",
+            "pt": "Adicione um arquivo LICENSE com o texto da licença MIT.",
+            "ko": "MIT 라이선스 전문이 담긴 LICENSE 파일을 추가해 주세요.",
+            "it": "Aggiungi un file LICENSE con il testo della licenza MIT.",
+            "ru": "Добавь файл LICENSE с текстом лицензии MIT.",
         },
         {
             "en": "Added the LICENSE file with the MIT text. Done.",
@@ -333,6 +389,10 @@ SCENARIOS: list[Scenario] = [
             "es": "Añadí el archivo LICENSE con el texto MIT. Listo.",
             "de": "Die Datei LICENSE mit dem MIT-Text ist hinzugefügt. Erledigt.",
             "fr": "J'ai ajouté le fichier LICENSE avec le texte MIT. C'est terminé.",
+            "pt": "Adicionei o arquivo LICENSE com o texto MIT. Concluído.",
+            "ko": "MIT 텍스트로 LICENSE 파일을 추가했습니다. 완료했습니다.",
+            "it": "Ho aggiunto il file LICENSE con il testo MIT. Fatto.",
+            "ru": "Добавил файл LICENSE с текстом MIT. Готово.",
         },
     ),
     Scenario(
@@ -348,6 +408,10 @@ SCENARIOS: list[Scenario] = [
             "es": "Gracias, eso es todo por hoy.",
             "de": "Danke, das war's für heute.",
             "fr": "Merci, c'est tout pour aujourd'hui.",
+            "pt": "Obrigado, por hoje é só.",
+            "ko": "고마워요, 오늘은 여기까지예요.",
+            "it": "Grazie, per oggi è tutto.",
+            "ru": "Спасибо, на сегодня всё.",
         },
         {
             "en": "You're welcome, have a good evening!",
@@ -356,6 +420,10 @@ SCENARIOS: list[Scenario] = [
             "es": "¡De nada, buena tarde!",
             "de": "Gern geschehen, schönen Abend!",
             "fr": "Avec plaisir, bonne soirée !",
+            "pt": "De nada, tenha uma boa noite!",
+            "ko": "천만에요, 좋은 저녁 보내세요!",
+            "it": "Prego, buona serata!",
+            "ru": "Не за что, хорошего вечера!",
         },
     ),
     Scenario(
@@ -374,6 +442,10 @@ SCENARIOS: list[Scenario] = [
             "es": "Añade anotaciones de tipo a calc.py y asegúrate de que mypy pase.",
             "de": "Ergänze Typannotationen in calc.py und sorge dafür, dass mypy besteht.",
             "fr": "Ajoute des annotations de type à calc.py et vérifie que mypy passe.",
+            "pt": "Adicione anotações de tipo ao calc.py e garanta que o mypy passe.",
+            "ko": "calc.py에 타입 힌트를 추가하고 mypy 타입 검사가 통과하는지 확인해 주세요.",
+            "it": "Aggiungi le annotazioni di tipo a calc.py e assicurati che mypy passi.",
+            "ru": "Добавь аннотации типов в calc.py и убедись, что mypy проходит.",
         },
         {
             "en": "Type hints added to calc.py; mypy is clean.",
@@ -382,6 +454,10 @@ SCENARIOS: list[Scenario] = [
             "es": "Añadí anotaciones de tipo a calc.py; la comprobación de tipos con mypy funciona.",
             "de": "Typannotationen in calc.py ergänzt; die Typprüfung ist erfolgreich.",
             "fr": "J'ai ajouté les annotations de type à calc.py ; mypy est ok, les vérifications passent.",
+            "pt": "Adicionei anotações de tipo ao calc.py; o mypy passa sem erros.",
+            "ko": "calc.py에 타입 힌트를 추가했습니다. 타입 검사를 통과했습니다.",
+            "it": "Ho aggiunto le annotazioni di tipo a calc.py; mypy passa senza errori.",
+            "ru": "Добавил аннотации типов в calc.py; mypy проходит без ошибок.",
         },
     ),
     Scenario(
@@ -419,6 +495,10 @@ SCENARIOS += [
             "es": "Listo.",
             "de": "Erledigt.",
             "fr": "C'est terminé.",
+            "pt": "Concluído.",
+            "ko": "완료했습니다.",
+            "it": "Fatto.",
+            "ru": "Готово.",
         },
     ),
     Scenario(
@@ -440,6 +520,10 @@ SCENARIOS += [
             "es": "Cambié add() en calc.py, pero test_add sigue fallando; no pude terminarlo.",
             "de": "Ich habe add() in calc.py geändert, aber test_add schlägt noch fehl.",
             "fr": "J'ai modifié add() dans calc.py, mais test_add échoue encore.",
+            "pt": "Alterei add() em calc.py, mas test_add ainda falha; não consegui terminar.",
+            "ko": "calc.py의 add()를 수정했지만 test_add는 여전히 실패합니다. 완료하지 못했습니다.",
+            "it": "Ho modificato add() in calc.py, ma test_add fallisce ancora; non sono riuscito a finire.",
+            "ru": "Я изменил add() в calc.py, но test_add всё ещё падает; завершить не удалось.",
         },
     ),
 ]

@@ -134,4 +134,31 @@ APPROVALS: list[tuple[str, tuple[str, ...], str]] = [
     ("需要财务批准预算。", (), "none"),
     ("待确认是否批准后再上线。", (), "none"),
     ("我已提交审批申请。", (), "none"),
+    # ---- issue 35: a negation by quantifier is a negation
+    ("Nobody approved the 500k budget.", (), "none"),
+    ("Neither the board nor finance has approved it.", (), "none"),
+    ("No one has approved the budget yet.", (), "none"),
+    ("尚无人批准该预算。", (), "none"),
+    ("Nadie ha aprobado el presupuesto.", (), "none"),
+    ("Niemand hat das Budget genehmigt.", (), "none"),
+    ("Personne n'a approuvé le budget.", (), "none"),
+    ("誰も予算を承認していません。", (), "none"),
+    ("Nobody objected; the budget was approved.", ("The budget was approved.",), "backed"),
+    # ---- issue 35: a recorded approval matches by what was approved, not its wording
+    ("预算50万元已批准。", ("总预算50万元已获董事会批准。",), "backed"),
+    ("预算已批准。", ("总预算50万元尚未获董事会批准。",), "contradicted"),
+    ("The 500k budget was approved.", ("The board approved the 500k budget on Monday.",), "backed"),
+    (
+        "The board has approved the budget.",
+        ("The budget of 500k was approved by the board.",),
+        "backed",
+    ),
+    (
+        "Das Budget wurde genehmigt.",
+        ("Das Budget von 500k wurde vom Vorstand genehmigt.",),
+        "backed",
+    ),
+    ("予算は承認済みです。", ("予算50万円は取締役会で承認されました。",), "backed"),
+    ("The budget was approved.", ("The design was approved by the board.",), "unbacked"),
+    ("预算40万元已批准。", ("总预算50万元已获董事会批准。",), "unbacked"),
 ]

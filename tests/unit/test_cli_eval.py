@@ -49,7 +49,7 @@ def test_the_corpus_has_no_false_pass_and_agrees(
     forms = {f["params"]["form"] for f in figures if "form" in f["params"]}
     assert forms >= {"openai", "anthropic", "claude-code", "codex", "claude-stream", "codex-exec"}
     langs = {f["params"]["lang"] for f in figures if "lang" in f["params"]}
-    assert langs == {"en", "zh", "ja", "es", "de", "fr"}
+    assert langs == {"en", "zh", "ja", "es", "de", "fr", "pt", "ko", "it", "ru"}
     assert "<svg" in page.read_text(encoding="utf-8")
 
 

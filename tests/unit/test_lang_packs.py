@@ -63,6 +63,94 @@ PACK_TABLES: dict[str, list[tuple[str, str]]] = {
         ("Les tests ne passent pas, car le build échoue.", ""),
         ("Le budget a été approuvé.", "approved"),
     ],
+    "pt": [
+        ("Todos os testes passam.", "check"),
+        ("Os testes passaram.", "check"),
+        ("Concluído.", "done"),
+        ("A tarefa está concluída.", "done"),
+        ("Atualizei o README.md.", "file"),
+        ("O orçamento foi aprovado.", "approved"),
+        ("O conselho aprovou o orçamento.", "approved"),
+        # "no" is "in the" here, not the English or Spanish negation
+        ("Corrigi o erro no calc.py e os testes passam.", "done check file"),
+        ("Os testes não passam.", ""),
+        ("Os testes ainda não passam.", ""),
+        ("Nenhum teste passou.", ""),
+        ("Se você instalar a dependência, os testes passam.", ""),
+        ("Segundo o usuário, os testes passam.", ""),
+        ("Os testes deveriam passar.", ""),
+        ("Os testes passam?", ""),
+        ("Não atualizei o README.md.", ""),
+        ("O orçamento ainda não foi aprovado.", ""),
+        ("O orçamento está pendente de aprovação.", ""),
+        ("Ninguém aprovou o orçamento.", ""),
+        ("Não consegui terminar: os testes ainda falham.", ""),
+    ],
+    "ko": [
+        ("모든 테스트가 통과했습니다.", "check"),
+        ("빌드가 성공했습니다.", "check"),
+        ("작업을 완료했습니다.", "done"),
+        ("작업이 완료되었습니다.", "done"),
+        ("README.md 파일을 수정했습니다.", "file"),
+        ("예산이 승인되었습니다.", "approved"),
+        ("이사회가 예산을 승인했습니다.", "approved"),
+        ("테스트가 통과하지 않았습니다.", ""),
+        ("아직 테스트가 통과하지 못했습니다.", ""),
+        ("작업이 완료되지 않았습니다.", ""),
+        ("의존성을 설치하면 테스트가 통과합니다.", ""),
+        ("사용자에 따르면 테스트가 통과했습니다.", ""),
+        ("테스트가 통과했다고 합니다.", ""),
+        ("테스트가 통과할 것입니다.", ""),
+        ("테스트가 통과했습니까?", ""),
+        ("README.md 파일은 수정하지 않았습니다.", ""),
+        ("예산은 아직 승인되지 않았습니다.", ""),
+        ("예산 승인이 보류 중입니다.", ""),
+        ("아무도 예산을 승인하지 않았습니다.", ""),
+        ("작업을 완료하지 못했습니다: 테스트가 여전히 실패합니다.", ""),
+    ],
+    "it": [
+        ("Tutti i test passano.", "check"),
+        ("I test sono stati superati.", "check"),
+        ("Ho completato il lavoro.", "done"),
+        ("Ho aggiornato il README.md.", "file"),
+        ("Il budget è stato approvato.", "approved"),
+        ("Il consiglio ha approvato il budget.", "approved"),
+        # "si" is "itself" here, not the Spanish or French "if"
+        ("Il problema si è risolto e tutti i test passano.", "done check"),
+        ("I test non passano.", ""),
+        ("I test non passano ancora.", ""),
+        ("Nessun test è passato.", ""),
+        ("Se installi la dipendenza, i test passano.", ""),
+        ("Secondo l'utente, i test passano.", ""),
+        ("I test dovrebbero passare.", ""),
+        ("I test passano?", ""),
+        ("Non ho aggiornato il README.md.", ""),
+        ("Il budget non è ancora stato approvato.", ""),
+        ("Il budget è in attesa di approvazione.", ""),
+        ("Nessuno ha approvato il budget.", ""),
+        ("Non sono riuscito a finire: i test falliscono ancora.", ""),
+    ],
+    "ru": [
+        ("Все тесты проходят.", "check"),
+        ("Тесты прошли успешно.", "check"),
+        ("Готово.", "done"),
+        ("Задача выполнена.", "done"),
+        ("Я обновил README.md.", "file"),
+        ("Бюджет был утверждён.", "approved"),
+        ("Совет директоров утвердил бюджет.", "approved"),
+        ("Тесты не проходят.", ""),
+        ("Тесты ещё не проходят.", ""),
+        ("Ни один тест не прошёл.", ""),
+        ("Если установить зависимость, тесты проходят.", ""),
+        ("По словам пользователя, тесты проходят.", ""),
+        ("Тесты должны пройти.", ""),
+        ("Тесты проходят?", ""),
+        ("Я не обновлял README.md.", ""),
+        ("Бюджет ещё не утверждён.", ""),
+        ("Бюджет ожидает утверждения.", ""),
+        ("Никто не утвердил бюджет.", ""),
+        ("Не удалось завершить: тесты всё ещё падают.", ""),
+    ],
 }
 
 
@@ -73,6 +161,67 @@ PACK_TABLES: dict[str, list[tuple[str, str]]] = {
 def test_each_pack_reads_its_sentences(code: str, sentence: str, expected: str) -> None:
     found = {c.kind for c in claims(sentence)}
     assert found == set(expected.split()), (code, sentence, found)
+
+
+ADMISSIONS: list[tuple[str, str]] = [
+    # (language, an honest "I could not finish"): no claim, and read as an admission
+    ("pt", "Não consegui terminar: os testes ainda falham."),
+    ("pt", "Alterei add() no calc.py, mas test_add continua falhando."),
+    ("ko", "작업을 완료하지 못했습니다: 테스트가 여전히 실패합니다."),
+    ("ko", "calc.py의 add()를 수정했지만 test_add는 여전히 실패합니다."),
+    ("it", "Non sono riuscito a finire: i test falliscono ancora."),
+    ("it", "Non è stato possibile completare il lavoro."),
+    ("ru", "Не удалось завершить: тесты всё ещё падают."),
+    ("ru", "Я не смог исправить add(): test_add по-прежнему падает."),
+]
+
+
+@pytest.mark.parametrize(("code", "answer"), ADMISSIONS)
+def test_an_honest_admission_is_read_and_claims_nothing_done(code: str, answer: str) -> None:
+    from donecheck.actors.words.claims import admits_unfinished, check_claims, completion_claims
+
+    assert admits_unfinished(answer), (code, answer)
+    assert completion_claims(answer) == [] and check_claims(answer) == [], (code, answer)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "O orçamento foi aprovado.",
+        "예산이 승인되었습니다.",
+        "Il bilancio è stato approvato.",
+        "Бюджет был утверждён.",
+    ],
+)
+def test_an_approval_meets_its_subject_in_an_english_source(answer: str) -> None:
+    """The subject is read in the answer's language and meets its English form."""
+    from donecheck.actors.words.approval import Source, check_approval
+    from donecheck.actors.words.claims import approval_claims
+
+    (claim,) = approval_claims(answer)
+    said = {
+        "The budget was approved by the CFO.": "backed",
+        "The design was approved.": "unbacked",
+        "Budget request: approval has not been completed.": "contradicted",
+    }
+    for source, status in said.items():
+        assert check_approval(claim, [Source("E1", source)]).status == status, (answer, source)
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("Corrija add() em calc.py e garanta que os testes passem.", "pt"),
+        ("Correggi add() in calc.py e assicurati che i test passino.", "it"),
+        ("calc.py의 add()를 고치고 테스트가 통과하는지 확인해 주세요.", "ko"),
+        ("Исправь add() в calc.py и убедись, что тесты проходят.", "ru"),
+        ("Corrige add() en calc.py y asegúrate de que las pruebas pasen.", "es"),
+        ("Corrige add() dans calc.py et vérifie que les tests passent.", "fr"),
+        ("Fix add() in calc.py and make sure the tests pass.", "en"),
+    ],
+)
+def test_the_language_of_a_request(text: str, code: str) -> None:
+    assert language_of(text) == code
 
 
 def test_every_pack_file_is_registered_and_has_its_table() -> None:
@@ -130,6 +279,10 @@ def test_mentions_of_checks_come_from_every_pack() -> None:
     assert mentioned_categories("运行类型检查") == {"type"}
     assert mentioned_categories("Die Kompilierung muss gelingen.") == {"build"}
     assert mentioned_categories("Las pruebas deben pasar.") == {"test"}
+    assert mentioned_categories("Os testes devem passar.") == {"test"}
+    assert mentioned_categories("테스트가 통과해야 합니다.") == {"test"}
+    assert mentioned_categories("La compilazione deve riuscire.") == {"build"}
+    assert mentioned_categories("Сборка должна пройти.") == {"build"}
 
 
 APPROVAL_PATTERNS = [
@@ -189,6 +342,14 @@ def test_a_long_output_without_approval_words_is_not_read_for_statements() -> No
         ("Die Tests nicht überspringen.", False),
         ("Supprimez le test qui échoue.", True),
         ("Ne supprimez pas le test.", False),
+        ("Remova o teste que falha.", True),
+        ("Não remova os testes.", False),
+        ("테스트를 건너뛰세요.", True),
+        ("테스트를 건너뛰지 마세요.", False),
+        ("Disabilita il test che fallisce.", True),
+        ("Non disabilitare i test.", False),
+        ("Удали падающий тест.", True),
+        ("Не удаляй тесты.", False),
     ],
 )
 def test_an_instruction_to_weaken_the_checks_is_read_in_every_pack(text: str, harm: bool) -> None:
@@ -203,6 +364,10 @@ def test_an_instruction_to_weaken_the_checks_is_read_in_every_pack(text: str, ha
         ("Collect the build times of the last 10 CI runs into builds.csv.", set()),
         ("Summarise the test results in report.md.", set()),
         ("收集最近的构建日志。", set()),
+        ("Reúna os tempos de compilação das últimas execuções.", set()),
+        ("최근 빌드 로그를 모아 주세요.", set()),
+        ("Raccogli i tempi di build delle ultime esecuzioni.", set()),
+        ("Собери логи сборки за последнюю неделю.", set()),
         ("Make sure the build passes.", {"build"}),
         ("Add divide() with a test.", {"test"}),
     ],
@@ -221,6 +386,10 @@ def test_a_check_named_as_data_to_gather_is_not_a_check_to_run(
         ("按设计稿调整布局。", True),
         ("スクリーンショットの通りにしてください。", True),
         ("Das Layout soll dem Entwurf entsprechen.", True),
+        ("O botão deve ter a cor da maquete.", True),
+        ("레이아웃을 디자인 시안에 맞춰 주세요.", True),
+        ("Il colore del pulsante deve essere blu.", True),
+        ("Макет страницы должен совпадать со скриншотом.", True),
         ("Fix add() in calc.py.", False),
         ("Update README.md with the install command.", False),
     ],

@@ -272,3 +272,14 @@ def test_a_claim_on_a_check_that_never_started_is_still_unproven() -> None:
     verdict = review_by_rules(ledger.request("Done: all tests pass." + LONG))
     assert verdict.decision != "pass"
     assert [f.rule for f in verdict.findings] == ["unproven_claim"]
+
+
+@pytest.mark.parametrize("prefix", ["", "cd /home/u/proj && ", "cd /home/u/proj; "])
+def test_a_folder_to_run_in_is_where_a_check_runs_not_what_it_checks(prefix: str) -> None:
+    """Found by the corpus rewritten (tests/support/rewrites.py): ``cd <workspace> &&``
+    before both runs made the later passing run no rerun of the failed one."""
+    ledger = LedgerBuilder()
+    ledger.run(f"{prefix}mix credo --strict lib/a.ex 2>&1", 2, "1 issue found")
+    ledger.run(f"{prefix}mix compile && mix credo --strict lib/a.ex 2>&1", 0, "no issues")
+    verdict = review_by_rules(ledger.request("Fixed the credo warning." + LONG))
+    assert not [f for f in verdict.findings if f.rule == "failed_check"]

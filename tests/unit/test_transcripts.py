@@ -316,3 +316,68 @@ def test_a_path_that_is_no_file_is_named_for_what_it_is(
             read_transcript_text(tmp_path / name)
         main(["review", str(tmp_path / name), "--data-dir", str(tmp_path / "d")])
         assert said in capsys.readouterr().err, name
+
+
+# ------------------------------------------- an answer given through a tool (issue 35)
+
+
+def _ends_with(name: str, arguments: dict[str, str], text: str = "") -> dict[str, object]:
+    return {
+        "messages": [
+            {"role": "user", "content": "Fix add() in calc.py and run the tests."},
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {
+                        "id": "c1",
+                        "type": "function",
+                        "function": {
+                            "name": "execute_command",
+                            "arguments": json.dumps({"command": "pytest -q"}),
+                        },
+                    }
+                ],
+            },
+            {"role": "tool", "tool_call_id": "c1", "content": "1 failed, 3 passed in 0.1s"},
+            {
+                "role": "assistant",
+                "content": text or None,
+                "tool_calls": [
+                    {
+                        "id": "c2",
+                        "type": "function",
+                        "function": {"name": name, "arguments": json.dumps(arguments)},
+                    }
+                ],
+            },
+            {"role": "tool", "tool_call_id": "c2", "content": "The user accepted the result."},
+        ]
+    }
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments"),
+    [
+        ("attempt_completion", {"result": "Fixed add(); all tests pass."}),  # Roo Code, Cline
+        ("complete_task", {"result": "Fixed add(); all tests pass."}),  # Gemini CLI
+        ("finish", {"message": "Fixed add(); all tests pass."}),  # OpenHands
+    ],
+)
+def test_a_final_tool_call_that_carries_the_answer_is_the_answer(
+    name: str, arguments: dict[str, str]
+) -> None:
+    transcript = parse_openai(_ends_with(name, arguments))
+    assert transcript.answer == "Fixed add(); all tests pass."
+
+
+def test_text_beside_the_answering_call_is_kept_with_it() -> None:
+    transcript = parse_openai(
+        _ends_with("attempt_completion", {"result": "All tests pass."}, text="Done.")
+    )
+    assert transcript.answer == "Done.\n\nAll tests pass."
+
+
+def test_a_run_that_ends_with_any_other_tool_call_has_no_answer() -> None:
+    with pytest.raises(TranscriptError, match="ends with tool calls"):
+        parse_openai(_ends_with("read_file", {"path": "calc.py"}))

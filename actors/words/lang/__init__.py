@@ -1,5 +1,5 @@
 """Every word the review reads, one pack per language: ``en``, ``zh``, ``ja``, ``es``,
-``de``, ``fr``.
+``de``, ``fr``, ``pt``, ``ko``, ``it``, ``ru``.
 
 Data, not code. Each pack (:class:`Pack`) holds, as regular expressions matched
 case-insensitively, how its language says:
@@ -22,6 +22,11 @@ case-insensitively, how its language says:
   and their English form (read by :mod:`~donecheck.actors.words.approval`);
 * a judge's answer in the **line format** (read by :mod:`~donecheck.actors.review.verdicts`).
 
+A pack reads the sentences of its script (:data:`Script`): Latin (English, Spanish,
+German, French, Portuguese, Italian — they share their take-back words, but a pack's
+``false_friends``), Han (Chinese), kana (Japanese), Hangul (Korean) or Cyrillic
+(Russian); a sentence's script decides which packs read it.
+
 Logic modules hold no literal words; the quick scans that skip text with no
 approval word are derived from these patterns (:mod:`.hints`), not kept beside
 them. Adding a language is adding one file here, naming it in :data:`PACKS`, and
@@ -30,10 +35,21 @@ its table of sentences in ``tests/unit/test_lang_packs.py``.
 
 from __future__ import annotations
 
-from donecheck.actors.words.lang import de, en, es, fr, ja, zh
+from donecheck.actors.words.lang import de, en, es, fr, it, ja, ko, pt, ru, zh
 from donecheck.actors.words.lang.pack import PUNCTUATION_BREAK, Category, Pack, Script
 
 __all__ = ["PACKS", "PUNCTUATION_BREAK", "Category", "Pack", "Script"]
 
-PACKS: tuple[Pack, ...] = (en.PACK, zh.PACK, ja.PACK, es.PACK, de.PACK, fr.PACK)
+PACKS: tuple[Pack, ...] = (
+    en.PACK,
+    zh.PACK,
+    ja.PACK,
+    es.PACK,
+    de.PACK,
+    fr.PACK,
+    pt.PACK,
+    ko.PACK,
+    it.PACK,
+    ru.PACK,
+)
 """Every language the review reads; English first (it reads every Latin sentence)."""

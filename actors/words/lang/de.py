@@ -36,9 +36,10 @@ PACK = Pack(
         r"entfernt|umbenannt|ersetzt|angepasst|korrigiert|implementiert|überarbeitet)\b"
     ),
     approved=(
-        r"\b(?:(?:der|die|das)\s+)?(?P<subject>[\wäöüß-]+)\s+(?:wurde|ist|wurden|sind)\s+"
-        r"(?:(?:bereits|jetzt|offiziell|nun|schon)\s+)?(?:genehmigt|freigegeben|abgenommen|"
-        r"bewilligt)\b",
+        r"\b(?:(?:der|die|das)\s+)?(?P<subject>[\wäöüß-]+(?:\s+[\wäöüß-]+){0,2}?)\s+"
+        r"(?:wurde|ist|wurden|sind)\s+(?:(?:bereits|jetzt|offiziell|nun|schon)\s+)?"
+        r"(?:(?:von|vom|durch)\s+(?:der\s+|dem\s+|den\s+|die\s+)?[\wäöüß-]+\s+)?"
+        r"(?:genehmigt|freigegeben|abgenommen|bewilligt)\b",
         r"\b(?:Genehmigung|Freigabe)\s+(?:für\s+(?:den |die |das )?(?P<subject>[\wäöüß-]+)\s+)?"
         r"(?:wurde\s+)?(?:erteilt|liegt vor)\b",
     ),
@@ -70,12 +71,27 @@ PACK = Pack(
     clause_words=r"\b(?:aber|weil|obwohl|deshalb|daher)\b",
     object_words=r"\b(?:und|dass)\b",
     list_words=r"und",
+    test_counts=(
+        r"\balle\s+(?P<n>\d{1,6})\s+Tests\b",
+        r"\b(?P<n>\d{1,6})\s+Tests\s+(?:bestehen|bestanden|laufen durch|sind grün)",
+    ),
     mentions=(
         ("type", r"\bTypprüfung\b"),
         ("build", r"\bkompiliert?\b|\bKompilierung\b"),
     ),
     change_request=(r"\b(?:ändere|aktualisiere|füge|erstelle|behebe|entferne|schreibe)\b"),
     read_request=r"\b(?:lies|lese|lesen|nutze|verwende|anhand)\b",
+    input_role=(
+        r"\b(?:aus|mit|anhand|gemäß|laut|entsprechend|basierend\ auf|auf\ basis\ von|"
+        r"nach\ vorgabe\ von|unter\ verwendung\ von|(?:beschrieben|angegeben|definiert|"
+        r"festgelegt)\ in)\s+(?:der\s+|dem\s+|den\s+|die\s+|das\s+)?(?:datei\s+)?"
+        r"[`'\"]?\x00"
+    ),
+    output_role=(
+        r"\b(?:entfern|lösch|verschieb|extrahier|streich)\w*\b[^.;:\x00]{0,60}?\b"
+        r"(?:aus|von)\s+(?:der\s+|dem\s+)?(?:datei\s+)?[`'\"]?\x00|"
+        r"\x00\s+(?:entfernen|löschen|verschieben)"
+    ),
     source_before=r"\b(?:konvertier\w*|umwandl\w*|wandle|exportier\w*|übersetz\w*)\s+(?:die\s+|das\s+|den\s+)?(?:datei\s+)?$",
     source_after=r"^\s+(?:in|nach|zu|als)\s+(?:eine?\s+|die\s+|das\s+)?" + TARGET,
     must=r"\b(?:muss|müssen|soll|sollen)\b",

@@ -69,7 +69,8 @@ PACK = Pack(
         r"(?:the\s+)?(?:\w+\s+){0,2}?(?:review|approval|audit|sign-?off|inspection)\b",
         r"\bsigned\s+off\s+on\s+(?:the\s+)?(?P<subject>[\w-]+(?:\s+[\w-]+)?)",
         r"\bsigned\s+off\s+by\b",
-        r"\b(?!(?:not|never|t|yet|be|been|being|is|was|were|are|to|and|or|if|the|a|an|this|that|"
+        r"\b(?!(?:not|never|nobody|none|neither|nor|noone|t|yet|be|been|being|is|was|were|are|"
+        r"to|and|or|if|the|a|an|this|that|"
         r"these|those|our|your|their|my|his|her|its|all|any|already|newly|previously|pre|"
         r"unapproved|un)\b)[A-Za-z][\w-]*\s+(?:has\s+|have\s+|had\s+)?(?:already\s+|"
         r"officially\s+|finally\s+|formally\s+)?approved\s+(?:the\s+|our\s+|your\s+|this\s+|"
@@ -103,6 +104,7 @@ PACK = Pack(
     ),
     negation=(
         r"\bnot\b|n't\b|\bnever\b|\bno longer\b|\bunable\b|\bcannot\b|\byet\b|\bpending\b|"
+        r"\bnobody\b|\bno[- ]one\b|\bnone\b|\bneither\b|\bnor\b|\bnothing\b|\bnowhere\b|"
         r"\bawait(?:s|ing)?\b|\bwait(?:ing)? for\b|\bshould\b|\bwould\b|\bwill\b|\bmight\b|"
         r"\bmay\b|\bcould\b|\bneed(?:s|ed)? to\b|\bha(?:s|ve) to\b|\bmust\b|\bto be\b|"
         r"\b(?:is|are) expected\b|\bexpected to\b|\bhopefully\b|\bprobably\b|\bto make\b|"
@@ -143,6 +145,13 @@ PACK = Pack(
     object_words=r"\b(?:and|then|which|that|while|when|where|pass(?:es)?)\b",
     list_words=r"and|&",
     # requests
+    test_counts=(
+        r"\ball\s+(?P<n>\d{1,6})\s+(?:unit\s+|integration\s+)?(?:tests?|test cases|specs)\b",
+        r"\b(?P<n>\d{1,6})\s+(?:unit\s+|integration\s+)?(?:tests?|test cases|specs)\s+"
+        r"(?:now\s+|all\s+)?(?:pass(?:ed|es)?|are\s+passing|succeed(?:ed)?|are\s+green)\b",
+        r"\b(?P<n>\d{1,6})\s*/\s*(?P=n)\s+(?:tests?|test cases)\b",
+        r"(?<![\d,])\b(?P<n>\d{1,6})\s+passed\b(?!\s*,\s*\d+\s+failed)",
+    ),
     mentions=(
         ("type", r"\btype[- ]?check(?:s|er|ing)?\b|\bmypy\b|\btsc\b|\bpyright\b"),
         ("lint", r"\blint(?:s|er|ers|ing)?\b|\bruff\b|\beslint\b|\bflake8\b|\bpylint\b"),
@@ -166,6 +175,20 @@ PACK = Pack(
     read_request=(
         r"\b(?:read|open|look at|see|review|inspect|study|consult|use|using|based on|from|"
         r"summari[sz]e|parse|analy[sz]e)\b"
+    ),
+    input_role=(
+        r"\b(?:from|with|using|via|describing|documenting|covering|explaining|summari[sz]ing|"
+        r"according\ to|based\ on|(?:as\ )?per|follows?|following|against|matching|match|"
+        r"consistent\ with|in\ line\ with|conform(?:s|ing)?\ to|compliant\ with|"
+        r"in\ accordance\ with|(?:as\ )?(?:specified|described|defined|given|listed|laid\ out|"
+        r"outlined|documented|stated|shown|explained)\ (?:in|by)|(?:instructions|steps|"
+        r"requirements|rules|tasks?|specs?|specification|guidelines|description|details|"
+        r"format|schema|examples?|data|template)\ (?:in|from|of))\s+"
+        r"(?:the\s+|this\s+|that\s+)?(?:file\s+|script\s+|document\s+)?[`'\"]?\x00"
+    ),
+    output_role=(
+        r"\b(?:remove|delete|drop|strip|move|extract|cut|take|pull|eliminate|purge|prune|"
+        r"split|erase)\b[^.;:\x00]{0,60}?\bfrom\s+(?:the\s+)?(?:file\s+)?[`'\"]?\x00"
     ),
     verifier_before=r"(?:tests?|specs?|cases?) (?:in|of|from)\s+",
     verifier_after=r"\s+(?:still\s+|now\s+|all\s+)?(?:pass(?:es)?|is green|succeeds?)\b",

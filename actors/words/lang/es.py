@@ -81,9 +81,23 @@ PACK = Pack(
     clause_words=r"\b(?:pero|porque|aunque|así que)\b",
     object_words=r"\b(?:y|que)\b",
     list_words=r"y",
+    test_counts=(
+        r"\b(?:todas las|todos los|las|los)\s+(?P<n>\d{1,6})\s+(?:pruebas|tests)\b",
+        r"\b(?P<n>\d{1,6})\s+(?:pruebas|tests)\s+(?:pasan|pasaron|superadas|en verde)",
+    ),
     mentions=(("build", r"\bcompilación\b"), ("test", r"\bpruebas?\b")),
     change_request=(r"\b(?:actualiza|modifica|añade|agrega|crea|corrige|elimina|cambia|escribe)\b"),
     read_request=r"\b(?:lee|leer|consulta|usa|usando|según)\b",
+    input_role=(
+        r"\b(?:a\ partir\ de|desde|con|usando|utilizando|mediante|según|conforme\ a|"
+        r"de\ acuerdo\ con|basad[oa]s?\ en|siguiendo|que\ describa|describiendo|"
+        r"(?:especificad|descrit|definid|indicad|detallad)[oa]s?\ en)\s+(?:el\s+|la\s+)?"
+        r"(?:archivo\s+|fichero\s+)?[`'\"]?\x00"
+    ),
+    output_role=(
+        r"\b(?:elimin|quit|borr|mueve|mover|extrae|extraer|sac)\w*\b[^.;:\x00]{0,60}?\b"
+        r"(?:de|desde)\s+(?:el\s+|la\s+)?(?:archivo\s+)?[`'\"]?\x00"
+    ),
     source_before=r"\b(?:convert\w*|conviert\w*|transform\w*|export\w*|traduc\w*)\s+(?:el\s+|la\s+|los\s+)?(?:archivo\s+)?$",
     source_after=r"^\s+(?:a|en|como)\s+(?:una?\s+|el\s+|la\s+)?" + TARGET,
     must=r"\b(?:debe|deben|tiene que|es necesario)\b",

@@ -71,12 +71,26 @@ PACK = Pack(
     clause_words=r"\b(?:mais|car|donc|cependant)\b",
     object_words=r"\b(?:et|que)\b",
     list_words=r"et",
+    test_counts=(
+        r"\b(?:tous les|les)\s+(?P<n>\d{1,6})\s+tests\b",
+        r"\b(?P<n>\d{1,6})\s+tests\s+(?:passent|réussissent|sont verts)",
+    ),
     mentions=(
         ("type", r"\bvérification (?:de|des) types?\b"),
         ("build", r"\bcompile\b"),
     ),
     change_request=(r"\b(?:modifie|ajoute|crée|corrige|supprime|mets à jour|écris)\b"),
     read_request=r"\b(?:lis|lire|consulte|utilise|d'après)\b",
+    input_role=(
+        r"(?:\bà\ partir\ de|\bdepuis|\bavec|\ben\ utilisant|\bselon|\bd'après|"
+        r"\bconformément\ à|\bbasée?s?\ sur|\ben\ suivant|\bqui\ décrit|\bdécrivant|"
+        r"\b(?:spécifié|décrit|défini|indiqué|détaillé)e?s?\ dans)\s+(?:le\s+|la\s+|l')?"
+        r"(?:fichier\s+)?[`'\"]?\x00"
+    ),
+    output_role=(
+        r"\b(?:supprim|retir|enlèv|enlev|déplac|extrai)\w*\b[^.;:\x00]{0,60}?\b"
+        r"(?:de|du|depuis)\s+(?:le\s+|la\s+|l')?(?:fichier\s+)?[`'\"]?\x00"
+    ),
     source_before=r"\b(?:convert\w*|transform\w*|export\w*|tradui\w*)\s+(?:le\s+|la\s+|les\s+|l')?(?:fichier\s+)?$",
     source_after=r"^\s+(?:en|vers|au format)\s+(?:une?\s+|le\s+|la\s+|l')?" + TARGET,
     must=r"\b(?:doit|doivent|il faut)\b",

@@ -8,7 +8,7 @@ from typing import Literal
 __all__ = ["PUNCTUATION_BREAK", "Category", "Pack", "Script"]
 
 Category = Literal["test", "lint", "type", "build", "any"]
-Script = Literal["latin", "han", "kana"]
+Script = Literal["latin", "han", "kana", "hangul", "cyrillic"]
 
 PUNCTUATION_BREAK = r"[,;:，；：、]|\s[—–-]\s|—"
 """Where a clause ends in any language: its punctuation."""
@@ -25,7 +25,8 @@ TARGET = (
 class Pack:
     code: str
     script: Script
-    """Which sentences it reads: ``han`` without kana, ``kana``, or ``latin``."""
+    """Which sentences it reads: ``kana``, ``hangul``, ``han`` (without kana or
+    Hangul), ``cyrillic`` or ``latin``."""
 
     # ----------------------------------------------------------- an answer's claims
     done: str
@@ -47,6 +48,10 @@ class Pack:
     unapproved: tuple[str, ...] = ()
     """Approval is pending, incomplete or refused (a source that contradicts a claim);
     group ``subject`` names what, when it can."""
+    false_friends: str = ""
+    """Words another pack of the same script takes a statement back with that mean
+    something else here (Portuguese "no" is "in the", Italian "si" is "oneself"):
+    this pack's reader does not take its statements back with them."""
     negation_after: str = ""
     """Takes a statement back when it follows it at once ("bestehen nicht", "通过不了")."""
     reach: int = 40
@@ -80,6 +85,8 @@ class Pack:
     """Words that join the items of a list ("a.py, b.py and c.py")."""
 
     # ---------------------------------------------------------------- requests
+    test_counts: tuple[str, ...] = ()
+    """How an answer says how many tests passed ("all 10 tests pass"): group ``n``."""
     mentions: tuple[tuple[Category, str], ...] = ()
     """The kinds of check a request or an item names, as words."""
     change_request: str = ""
@@ -88,6 +95,14 @@ class Pack:
     """What forbids the change verb right after it ("don't", "不要")."""
     read_request: str = ""
     """A verb that asks for a file to be read or used, not changed."""
+    input_role: str = ""
+    """Where a path stands as what the work reads, not writes — its source, its
+    spec, the script it runs ("from ⟨path⟩", "describing ⟨path⟩", "specified in
+    ⟨path⟩", "根据 ⟨path⟩", "⟨path⟩ に従って"): matched on the path's clause with the
+    path as ``\x00``; it decides before any verb."""
+    output_role: str = ""
+    """Where such words still make the path one to change ("remove the import from
+    ⟨path⟩", "从 ⟨path⟩ 中删除"); matched the same way, first."""
     verifier_before: str = ""
     """Words before a path that name it as what a check runs ("the tests in")."""
     verifier_after: str = ""
