@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 from donecheck.actors.words.claims import path_matches
 
-__all__ = ["PROGRAMS", "Job", "job_of", "same_job"]
+__all__ = ["PROGRAMS", "Job", "job_of", "program_of", "same_job"]
 
 Job = tuple[str, str, str]
 """(program, target, subcommand); ``""`` where there is none."""
@@ -105,7 +105,9 @@ _BARE = re.compile(r"[a-z][a-z0-9_:-]*")
 _SCRIPT = re.compile(r"[\w.-]+\.(?:sh|bash|zsh|py|js|mjs|cjs|ts|rb|pl|php)")
 
 
-def _program(name: str) -> str:
+def program_of(name: str) -> str:
+    """The program ``name`` calls, by what it is (:data:`PROGRAMS`): ``/usr/bin/python3.11``
+    is ``python``, ``zsh`` is ``sh``."""
     head = posixpath.basename(name.replace("\\", "/")).lower().removesuffix(".exe")
     versioned = _VERSIONED.fullmatch(head)
     if versioned is not None:
@@ -143,7 +145,7 @@ def job_of(argv: Sequence[str]) -> Job | None:
     command that only checks syntax."""
     if not argv:
         return None
-    program = _program(argv[0])
+    program = program_of(argv[0])
     rest = list(argv[1:])
     if " " in program:  # docker-compose: docker compose
         program, first = program.split(" ", 1)

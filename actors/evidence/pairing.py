@@ -23,7 +23,7 @@ import msgspec
 from donecheck.actors.actions import Action, ActionReader, read_action
 from donecheck.actors.evidence.background import Finished, finished, notice_file, started
 from donecheck.actors.evidence.runner import Outcome, outcome
-from donecheck.actors.evidence.shell import check_run, normalise_command, simple_commands
+from donecheck.actors.evidence.shell import NOISE, check_run, normalise_command, simple_commands
 from donecheck.actors.evidence.writes import edits_of
 from donecheck.actors.messages import (
     Check,
@@ -409,16 +409,13 @@ _SELECTORS = {
 }  # fmt: skip
 
 
-_NOT_CHECKS = frozenset({"cd", "pushd", "popd", "source", ".", "export", "set", "echo", "printf"})
-
-
 @functools.lru_cache(maxsize=8192)
 def _selection(command: str) -> tuple[frozenset[str], frozenset[str]]:
     """(path-like targets, selector expressions) of a check command."""
     targets: set[str] = set()
     selectors: set[str] = set()
     for argv in simple_commands(command):
-        if argv and argv[0] in _NOT_CHECKS:
+        if argv and argv[0] in NOISE:
             continue  # cd /w && mix credo a.ex: the folder is where, not what, it checks
         skip_next = False
         for i, arg in enumerate(argv[1:], start=1):

@@ -31,8 +31,10 @@ from donecheck.actors.actions.shellwords import (
     split_words,
     steps,
 )
+from donecheck.actors.evidence.jobs import program_of
 
 __all__ = [
+    "NOISE",
     "CheckRun",
     "Step",
     "check_kind",
@@ -43,7 +45,9 @@ __all__ = [
 ]
 
 
-_NOISE = {"cd", "pushd", "popd", "source", ".", "set", "export", "true", ":", "echo", "printf"}
+NOISE = frozenset({"cd", "pushd", "popd", "source", ".", "set", "export", "true", ":", "echo",
+                   "printf"})  # fmt: skip
+"""Commands of a line that set up where and how the real one runs, and check nothing."""
 _FILTERS = {"tail", "head", "grep", "tee", "less", "more", "cat"}
 
 
@@ -56,7 +60,7 @@ def normalise_command(command: str) -> str:
     """
     parts: list[str] = []
     for argv in simple_commands(command):
-        if not argv or argv[0] in _NOISE or (argv[0] == "exit" and len(argv) <= 2):
+        if not argv or argv[0] in NOISE or (argv[0] == "exit" and len(argv) <= 2):
             continue
         if argv[0] in _FILTERS and parts:
             continue  # a filter after the real command
@@ -139,14 +143,13 @@ _TEST_SCRIPT = re.compile(
 )
 """A script that runs a project's tests by its name (``run_tests.sh``, ``test.sh``,
 ``runtests.py``): not ``test.py`` or ``test_x.py``, an agent's usual scratch files."""
-_SHELLS = {"sh", "bash", "zsh", "dash", "ksh"}
 
 
 def _test_script(argv: Sequence[str]) -> str | None:
     """``<stem> test`` when the command runs a test script, directly or by its shell
     or interpreter: ``./run_tests.sh`` and ``bash run_tests.sh`` are one check."""
     head = argv[0]
-    if head in _SHELLS or re.fullmatch(r"python(?:\d(?:\.\d+)?)?", head):
+    if program_of(head) in {"sh", "python"}:
         script = next((a for a in argv[1:] if not a.startswith("-")), "")
         name = script.rsplit("/", 1)[-1]
     else:

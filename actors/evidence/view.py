@@ -526,6 +526,15 @@ def build_view(
     return completed(view, parts, request, entries, statements)
 
 
+def _passing_run(op: Operation, results: Mapping[int, ToolResult]) -> PassingRun:
+    """A passing run; for a test run, the files its output lists and the count of
+    tests its runner says passed."""
+    result = results.get(op.result_seq) if op.result_seq is not None else None
+    if result is None or not op.check or not _TEST_RUNS & category_of_check(op.check):
+        return PassingRun(op=op)
+    return PassingRun(op=op, names=_names(result.output), passed=passed_count(result.output))
+
+
 def base_view(
     entries: Sequence[LedgerEntry],
     request: EvidenceRequest,
@@ -588,22 +597,7 @@ def base_view(
     passing = {
         category: capped(
             "passing",
-            [
-                PassingRun(
-                    op=op,
-                    names=_names(results[op.result_seq].output)
-                    if op.check
-                    and _TEST_RUNS & category_of_check(op.check)
-                    and op.result_seq in results
-                    else frozenset(),
-                    passed=passed_count(results[op.result_seq].output)
-                    if op.check
-                    and _TEST_RUNS & category_of_check(op.check)
-                    and op.result_seq in results
-                    else None,
-                )
-                for op in runs
-            ],
+            [_passing_run(op, results) for op in runs],
         )
         for category, runs in _passing_after(
             ops_, last_edit.seq if last_edit is not None else 0

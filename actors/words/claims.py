@@ -842,7 +842,6 @@ def _conversion_source(text: str, at: int, end: int) -> bool:
 _OUTPUT_ROLE = _joined_rows([pack.output_role for pack in PACKS])
 _INPUT_ROLE = _joined_rows([pack.input_role for pack in PACKS])
 _ROLE_REACH = 100
-_ROLE_STOP = re.compile(r"[.!?](?=\s)|[。！？\n]")
 
 
 def _role(text: str, at: int, end: int) -> bool | None:
@@ -852,7 +851,7 @@ def _role(text: str, at: int, end: int) -> bool | None:
     changed all the same ("remove the import from utils.py"), ``None`` when they say
     neither and the verbs decide. Read within the sentence."""
     start = max(0, at - _ROLE_REACH)
-    for stop_mark in _ROLE_STOP.finditer(text, start, at):
+    for stop_mark in _SENTENCE_END.finditer(text, start, at):
         start = stop_mark.end()
     stop = min(len(text), end + _ROLE_REACH)
     marked = text[start:at] + "\x00" + text[end:stop]
