@@ -10,9 +10,11 @@ requirements.txt", "update config.yaml with the new port").
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from donecheck.actors.review.rules import review_by_rules
-from donecheck.actors.words.claims import asks_to_change
+from donecheck.actors.words.claims import asks_to_change, claimed_test_count, named_as_input
 from tests.unit.helpers import LedgerBuilder
 
 ROLES: list[tuple[str, str, bool]] = [
@@ -118,3 +120,11 @@ def test_an_output_named_beside_an_input_is_still_an_item_to_write() -> None:
     problems = [f.problem for f in verdict.findings]
     assert any("README.md" in p for p in problems), problems
     assert not any("calc.py`" in p for p in problems), problems
+
+
+@given(st.text(max_size=300), st.text(min_size=1, max_size=30))
+def test_the_role_readers_never_raise(text: str, path: str) -> None:
+    assert isinstance(named_as_input(text, path), bool)
+    assert isinstance(asks_to_change(text, path), bool)
+    count = claimed_test_count(text)
+    assert count is None or count >= 0

@@ -15,9 +15,11 @@ of its kind settles a claim.
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from donecheck.actors.evidence.jobs import job_of, same_job
-from donecheck.actors.evidence.runner import never_started
+from donecheck.actors.evidence.runner import never_started, passed_count
 from donecheck.actors.evidence.shell import simple_commands
 from donecheck.actors.review.rules import review_by_rules
 from tests.unit.helpers import LedgerBuilder
@@ -283,3 +285,13 @@ def test_a_folder_to_run_in_is_where_a_check_runs_not_what_it_checks(prefix: str
     ledger.run(f"{prefix}mix compile && mix credo --strict lib/a.ex 2>&1", 0, "no issues")
     verdict = review_by_rules(ledger.request("Fixed the credo warning." + LONG))
     assert not [f for f in verdict.findings if f.rule == "failed_check"]
+
+
+@given(st.lists(st.text(max_size=40), max_size=8), st.text(max_size=400), st.integers(-1, 300))
+def test_the_job_readers_never_raise(argv: list[str], output: str, code: int) -> None:
+    """Any words, any output: a key or None, a reason or "", a count or None."""
+    job = job_of(argv)
+    assert job is None or same_job(job, job)
+    assert isinstance(never_started(output, code), str)
+    count = passed_count(output)
+    assert count is None or count >= 0
