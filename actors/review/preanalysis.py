@@ -40,7 +40,7 @@ from donecheck.actors.messages import (
 )
 from donecheck.actors.redact import redact
 from donecheck.actors.review.verdicts import json_objects
-from donecheck.actors.words.claims import sentences
+from donecheck.actors.words.claims import sentences, strip_code
 from donecheck.actors.words.lang import PACKS
 
 __all__ = [
@@ -138,7 +138,7 @@ def _request_items(request: str) -> tuple[list[str], list[str]]:
     items: list[str] = []
     constraints: list[str] = []
     listed: set[str] = set()
-    for line in request.splitlines():
+    for line in strip_code(request).splitlines():  # a pasted file's lines ask nothing
         match = _ITEM.match(line)
         if match:
             text = _clip(match.group("text"))

@@ -59,7 +59,7 @@ __all__ = [
 
 ClaimKind = Literal["done", "check", "file", "approved"]
 
-_FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
+_FENCE = re.compile(r"(```|~~~).*?(?:\1|\Z)", re.S)
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|(?<=[。！？；])|\n+")
 _KANA = re.compile(r"[\u3040-\u30ff]")
 _HAN = re.compile(r"[\u4e00-\u9fff]")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from donecheck.actors.evidence.runner import tool_error
+from donecheck.actors.review.preanalysis import extract_acceptance
 from donecheck.actors.words.claims import asks_for_change, asks_to_change, mentioned_categories
 
 
@@ -117,3 +118,30 @@ def test_an_honest_conversion_is_not_steered_for_its_source() -> None:
             assert not isinstance(
                 s.turn_stopping("Converted test_calc.py to pytest style."), Deliver
             )
+
+
+# ---------------------------------------- pasted code asks nothing (a public Harbor run)
+
+
+@pytest.mark.parametrize(
+    ("request_text", "items"),
+    [
+        (  # tests/public_runs/harbor: a pasted Java file's Javadoc read as AC1-AC9
+            "Find what the class depends on.\n```java\n/**\n * Created with IntelliJ IDEA.\n"
+            " * User: Udini\n * Date: 20/03/13\n */\npublic class A {}\n```\n"
+            "1. List every import.\n2. The answer must be JSON.",
+            ["List every import.", "The answer must be JSON."],
+        ),
+        (
+            "Fix this:\n~~~python\n# 1. must not print\n- item in code\n~~~\n"
+            "1. Fix the bug in calc.py\n2. The tests must pass.",
+            ["Fix the bug in calc.py", "The tests must pass."],
+        ),
+        (  # a fence between the items keeps both
+            "1. Fix the bug in calc.py\n```\nx = 1\n```\n2. Add a test for it.",
+            ["Fix the bug in calc.py", "Add a test for it."],
+        ),
+    ],
+)
+def test_lines_of_pasted_code_are_no_items(request_text: str, items: list[str]) -> None:
+    assert [i.text for i in extract_acceptance("r", request_text).items] == items
