@@ -15,6 +15,7 @@ https://api.github.com/…``), or — for a file tool — writes the same path.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -58,15 +59,17 @@ def is_probe(argv: Sequence[str]) -> bool:
     return bool(rest) and rest[0] in _INLINE_CODE  # python -c "import x", node -e …
 
 
-def _jobs(command: str) -> list[Job]:
-    """The job of each working segment of the command, in order."""
+@functools.lru_cache(maxsize=4096)
+def _jobs(command: str) -> tuple[Job, ...]:
+    """The job of each working segment of the command, in order (read once per
+    command: a failure is compared with every later command)."""
     found = []
     for argv in simple_commands(command):
         if argv and not is_probe(argv):
             job = job_of(argv)
             if job is not None:
                 found.append(job)
-    return found
+    return tuple(found)
 
 
 _SKIPS_HOOKS = re.compile(r"\bgit\b[^;&|]*\s(?:--no-verify|commit\s+(?:\S+\s+)*?-n\b)")
