@@ -42,6 +42,7 @@ __all__ = [
     "Case",
     "Labelled",
     "Rewrite",
+    "decide",
     "labelled_corpus",
     "run_tables",
     "session_cwd",
@@ -929,7 +930,8 @@ def _findings(report: Any) -> tuple[str, ...]:
     return tuple(f"{f.rule or 'model'}: {f.requirement} — {f.problem}" for f in report.findings)
 
 
-async def _decide(dc: Any, transcripts: list[Transcript], concurrency: int) -> list[Any]:
+async def decide(dc: Any, transcripts: list[Transcript], concurrency: int) -> list[Any]:
+    """DoneCheck's reports on ``transcripts``, ``concurrency`` at a time."""
     import asyncio
 
     from donecheck.runtime.replay import review_transcript
@@ -956,7 +958,7 @@ def run_tables(
     import asyncio
 
     base = [
-        o.decision for o in asyncio.run(_decide(dc, [s.transcript for s in corpus], concurrency))
+        o.decision for o in asyncio.run(decide(dc, [s.transcript for s in corpus], concurrency))
     ]
     todo: list[tuple[str, Rewrite, bool, str, Transcript]] = []
     for n, (session, before) in enumerate(zip(corpus, base, strict=True)):
@@ -967,7 +969,7 @@ def run_tables(
             rewritten = rewrite.apply(session.transcript)
             if rewritten is not None:
                 todo.append((session.key, rewrite, flip, before, rewritten))
-    outcomes = asyncio.run(_decide(dc, [row[4] for row in todo], concurrency))
+    outcomes = asyncio.run(decide(dc, [row[4] for row in todo], concurrency))
     return [
         Case(key, rewrite, flip, before, outcome.decision, _findings(outcome.report))
         for (key, rewrite, flip, before, _), outcome in zip(todo, outcomes, strict=True)
