@@ -40,7 +40,7 @@ from donecheck.actors.messages import (
 )
 from donecheck.actors.redact import redact
 from donecheck.actors.review.verdicts import json_objects
-from donecheck.actors.words.claims import sentences, strip_code
+from donecheck.actors.words.claims import sentences, strip_pasted_code
 from donecheck.actors.words.lang import PACKS
 
 __all__ = [
@@ -106,10 +106,27 @@ def request_view(request: str, limit: int = LONG_REQUEST_CHARS) -> RequestView:
     )
 
 
+_URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+", re.I)
+
+
+def _pointer(paragraph: str) -> bool:
+    """A paragraph that only points at something (a link, or "here's the page:")."""
+    rest = _URL.sub("", paragraph).strip()
+    return not rest or rest.endswith((":", "："))
+
+
 def target_request(request: str) -> str:
-    """The last request: the last paragraph of the request that says something."""
-    paragraphs = [p.strip() for p in re.split(r"\n\s*\n", request.strip()) if p.strip()]
-    return _clip(paragraphs[-1] if paragraphs else request, 600)
+    """The last request: the last paragraph of the request that says something — not
+    code pasted into it, and with what a mere pointer ("here's the page: <link>")
+    points back to."""
+    prose = strip_pasted_code(request)
+    paragraphs = [p.strip() for p in re.split(r"\n\s*\n", prose.strip()) if p.strip()]
+    if not paragraphs:
+        return _clip(request, 600)
+    start = len(paragraphs) - 1
+    while start > 0 and _pointer(paragraphs[start]):
+        start -= 1
+    return _clip(" ".join(paragraphs[start:]), 600)
 
 
 LONG_PASTE_CHARS = 2_000
@@ -120,7 +137,7 @@ def _tail_ask_missing(request: str, items: Sequence[str]) -> bool:
     """Whether a long request's final ask (its last paragraph) is none of ``items``:
     list lines and "must" sentences of a pasted log or spec would otherwise stand in
     for what the user asked about them."""
-    if len(request) < LONG_PASTE_CHARS:
+    if len(strip_pasted_code(request)) < LONG_PASTE_CHARS and len(request) < LONG_PASTE_CHARS:
         return False
     ask = _squash(target_request(request))
     if not ask:
@@ -138,14 +155,15 @@ def _request_items(request: str) -> tuple[list[str], list[str]]:
     items: list[str] = []
     constraints: list[str] = []
     listed: set[str] = set()
-    for line in strip_code(request).splitlines():  # a pasted file's lines ask nothing
+    prose = strip_pasted_code(request)
+    for line in prose.splitlines():  # a pasted file's lines ask nothing
         match = _ITEM.match(line)
         if match:
             text = _clip(match.group("text"))
             if len(text) >= 3:
                 (constraints if _CONSTRAINT.search(text) else items).append(text)
                 listed.add(text)
-    for sentence in sentences(request):
+    for sentence in sentences(prose):
         text = _clip(sentence)
         if text in listed or _ITEM.match(sentence):
             continue

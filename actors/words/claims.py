@@ -54,6 +54,7 @@ __all__ = [
     "set_aside",
     "stated_paths",
     "strip_code",
+    "strip_pasted_code",
     "unfinished",
 ]
 
@@ -213,6 +214,60 @@ def _likely() -> tuple[tuple[Pack, re.Pattern[str]], ...]:
 def strip_code(text: str) -> str:
     """The answer without fenced code blocks (code is not a claim)."""
     return _FENCE.sub(" ", text)
+
+
+_CODE_KEYWORD = re.compile(
+    r"^\s*(?:import|export|from\s+\S+\s+import|const|let|var|function|def|class|return|"
+    r"async|await|public|private|protected|static|package|using|namespace|fn|impl|struct|"
+    r"enum|interface|#include|#define|#!)\b.*[(){}\[\];=<>:\"']"
+)
+_CODE_END = re.compile(r"(?:[;{}(\[]|[)\]}\"'],|=>\s*\{?|\)\s*:|^\s*[)\]}]+;?)\s*$")
+_CODE_START = re.compile(r"^\s*(?:[)\]}]|</?[A-Za-z][\w.]*(?:[\s/>]|$)|//|/\*|\*/|\* |@\w+\()")
+_INDENTED_CODE = re.compile(r"^(?: {2,}|\t)(?:\S.*[(){}\[\];=<>]|\S.*,$|[\w.$]+$)")
+_PROSE_LINE = re.compile(r"^\s*[A-Z][a-z]+(?:\s+[^\s=]+){3,}")
+"""A line that reads as a sentence: a capitalised word and three more."""
+_LIST_LINE = re.compile(r"^\s*(?:\d{1,3}[.)]|[-*•+]|[a-zA-Z]\))\s")
+_CONTINUATION = re.compile(r"[ \t]*\\$")
+"""A terminal's line continuation: a paste into a shell prompt ends each line with a
+backslash."""
+CODE_RUN = 3
+"""Lines of code in a row that make a paste (fewer may be prose that ends in ``;``)."""
+
+
+def _code_line(line: str) -> bool:
+    if not line.strip() or _LIST_LINE.match(line):
+        return False
+    return bool(
+        _CODE_KEYWORD.match(line)
+        or (_CODE_END.search(line) and not _PROSE_LINE.match(line))
+        or _CODE_START.match(line)
+        or _INDENTED_CODE.match(line)
+    )
+
+
+def strip_pasted_code(text: str) -> str:
+    """``text`` without code pasted into it with no fence: runs of at least
+    :data:`CODE_RUN` code lines (blank lines inside a run belong to it), and then any
+    lone code line too, since the message holds pasted code. A terminal's backslash line
+    continuations go first, so a pasted prompt reads as its lines."""
+    lines = [_CONTINUATION.sub("", line) for line in strip_code(text).splitlines()]
+    code = [_code_line(line) for line in lines]
+    drop = [False] * len(lines)
+    start = 0
+    while start < len(lines):
+        if not code[start]:
+            start += 1
+            continue
+        end, count = start, 0
+        while end < len(lines) and (code[end] or not lines[end].strip()):
+            count += code[end]
+            end += 1
+        if count >= CODE_RUN:
+            drop[start:end] = [True] * (end - start)
+        start = end
+    if any(drop):
+        drop = [d or c for d, c in zip(drop, code, strict=True)]
+    return "\n".join(line for line, d in zip(lines, drop, strict=True) if not d)
 
 
 def sentences(text: str) -> list[str]:

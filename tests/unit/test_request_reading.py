@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from donecheck.actors.evidence.runner import tool_error
 from donecheck.actors.review.preanalysis import extract_acceptance
-from donecheck.actors.words.claims import asks_for_change, asks_to_change, mentioned_categories
+from donecheck.actors.words.claims import (
+    asks_for_change,
+    asks_to_change,
+    mentioned_categories,
+    strip_pasted_code,
+)
 
 
 @pytest.mark.parametrize(
@@ -145,3 +152,85 @@ def test_an_honest_conversion_is_not_steered_for_its_source() -> None:
 )
 def test_lines_of_pasted_code_are_no_items(request_text: str, items: list[str]) -> None:
     assert [i.text for i in extract_acceptance("r", request_text).items] == items
+
+
+# ------------------------------ pasted code without a fence asks nothing either
+
+_TSX = (
+    '"use client";\n\nimport {\n  Conversation,\n  ConversationContent,\n}'
+    ' from "@/components/ai-elements/conversation";\n\nconst Example = () => {\n'
+    "  const [visible, setVisible] = useState([]);\n  return (\n"
+    '    <Conversation className="relative size-full">\n      <ConversationContent />\n'
+    "    </Conversation>\n  );\n};\n\nexport default Example;\n"
+)
+_PY = (
+    "def load(path):\n    with open(path) as f:\n        # this must never raise\n"
+    "        return json.load(f)\n\nclass Store:\n    def __init__(self):\n"
+    "        self.items = []\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("request_text", "items"),
+    [
+        (  # the public Claude Code 2.0.29 session (agentcmd 06381696): a TSX paste with
+            # the terminal's `\` line continuations, then a link — no item is code
+            "Let's explore scrolling. AI Elements has components for this. I'd like to"
+            " evaluate using them in our tool:\\\n\\\n"
+            + _TSX.replace("\n", "\n", 1)
+            + "\\\n\\\nhere's the page:\\\nhttps://ai-sdk.dev/elements/components/conversation",
+            [
+                "Let's explore scrolling. AI Elements has components for this. I'd like to"
+                " evaluate using them in our tool: here's the page:"
+                " https://ai-sdk.dev/elements/components/conversation"
+            ],
+        ),
+        (  # unfenced Python: a comment's "must" is no requirement
+            "Here is my loader:\n\n" + _PY + "\n1. Make load() return {} for a missing file."
+            "\n2. The tests must pass.",
+            ["Make load() return {} for a missing file.", "The tests must pass."],
+        ),
+        (  # a long paste of code, then the ask: the ask is the item
+            "Fix the crash.\n\n" + _TSX * 12 + "\nPlease now make npm test pass.",
+            ["Please now make npm test pass."],
+        ),
+    ],
+)
+def test_unfenced_pasted_code_is_no_item(request_text: str, items: list[str]) -> None:
+    assert [i.text for i in extract_acceptance("r", request_text).items] == items
+
+
+@pytest.mark.parametrize(
+    ("request_text", "items"),
+    [
+        # prose that looks a little like code stays what it asks
+        (
+            "1. Add tests (unit and integration);\n2. Update the README (and the docs);\n"
+            "3. Bump the version (to 2.0);",
+            [
+                "Add tests (unit and integration);",
+                "Update the README (and the docs);",
+                "Bump the version (to 2.0);",
+            ],
+        ),
+        (
+            "The parser must accept {a: 1};\nThe CLI must print usage(),\nIt must exit 2;",
+            ["The parser must accept {a: 1};", "The CLI must print usage(),", "It must exit 2;"],
+        ),
+        ("Please now make python -m pytest -q pass", ["Please now make python -m pytest -q pass"]),
+        (
+            "Return early from parse() when the input is empty.",
+            ["Return early from parse() when the input is empty."],
+        ),
+    ],
+)
+def test_prose_that_looks_like_code_is_still_asked(request_text: str, items: list[str]) -> None:
+    assert [i.text for i in extract_acceptance("r", request_text).items] == items
+
+
+@given(st.text(alphabet=st.sampled_from("ab (){};,=<>\\\n\t:/#*"), max_size=300))
+def test_stripping_pasted_code_only_takes_lines_away(text: str) -> None:
+    """Any text: what is left is some of its lines (continuations cut), in order."""
+    kept = strip_pasted_code(text).splitlines()
+    lines = iter(text.splitlines())
+    assert all(any(line.startswith(k) for line in lines) for k in kept)
