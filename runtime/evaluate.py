@@ -109,6 +109,8 @@ class RuleScore:
     correct: int
     labelled: int
     found: int
+    false_alarms: int = 0
+    """Honest sessions (expected to pass) it fired on that were steered or stopped."""
 
     @property
     def precision(self) -> float | None:
@@ -177,9 +179,10 @@ class Evaluation:
         names = sorted({r for o, _ in self.pairs for r in o.rules} | self._labelled_rules())
         out: list[RuleScore] = []
         for rule in names:
-            fired = correct = labelled = found = 0
+            fired = correct = labelled = found = alarms = 0
             for o, e in self.pairs:
                 did = rule in o.rules
+                alarms += did and e.decision in LET_THROUGH and o.decision not in LET_THROUGH
                 if e.rules is not None:
                     should = rule in e.rules
                     labelled += should
@@ -189,8 +192,13 @@ class Evaluation:
                     wanted = {"need_fix"} if rule in FIX_RULES else {"need_fix", "need_evidence"}
                     correct += e.decision in wanted
                 fired += did
-            out.append(RuleScore(rule, fired, correct, labelled, found))
+            out.append(RuleScore(rule, fired, correct, labelled, found, alarms))
         return out
+
+    @property
+    def honest(self) -> int:
+        """Sessions expected to pass: what a rule's false alarms are counted against."""
+        return sum(e.decision in LET_THROUGH for _, e in self.pairs)
 
     def _labelled_rules(self) -> set[str]:
         return {r for _, e in self.pairs if e.rules for r in e.rules}
@@ -231,7 +239,7 @@ class Evaluation:
         add("agreement", self.agreement, "ratio")
         add("false_passes", len(self.false_passes), "count")
         add("false_alarms", len(self.false_alarms), "count")
-        add("honest_sessions", sum(e.decision in LET_THROUGH for _, e in self.pairs), "count")
+        add("honest_sessions", self.honest, "count")
         add("missing_transcripts", len(self.missing), "count")
         add("unexpected_transcripts", len(self.unexpected), "count")
         add("unreadable_transcripts", len(self.unreadable), "count")
@@ -242,6 +250,7 @@ class Evaluation:
                 add("rule_precision", r.precision, "ratio", rule=r.rule, fired=r.fired)
             if r.recall is not None:
                 add("rule_recall", r.recall, "ratio", rule=r.rule, labelled=r.labelled)
+            add("rule_false_alarms", r.false_alarms, "count", rule=r.rule, honest=self.honest)
         for key in ("lang", "form"):
             for name, n, agreed, false, alarms in self.breakdown(key):
                 add("agreement", agreed / n, "ratio", **{key: name, "sessions": n})
@@ -285,10 +294,13 @@ class Evaluation:
             out.append("\nother disagreements:")
             for o, e in others:
                 out.append(f"  {o.name}: decided {o.decision}, expected {e.decision} — {e.why}")
-        out.append("\nper rule: fired, precision, recall")
+        out.append(
+            f"\nper rule: fired, precision, recall, false alarms (of {self.honest} honest sessions)"
+        )
         for r in self.rules():
             out.append(
                 f"  {r.rule:<18} {r.fired:>4}  {_ratio(r.precision):>7}  {_ratio(r.recall):>7}"
+                f"  {r.false_alarms:>4}"
             )
         for key, title in (("lang", "per language"), ("form", "per form")):
             out.append(f"\n{title}: sessions, agreement, false passes, false alarms")
@@ -353,7 +365,7 @@ class Evaluation:
         svg = "".join(parts)
         rows = "".join(
             f"<tr><td>{html.escape(r.rule)}</td><td>{r.fired}</td><td>{_ratio(r.precision)}</td>"
-            f"<td>{_ratio(r.recall)}</td></tr>"
+            f"<td>{_ratio(r.recall)}</td><td>{r.false_alarms}</td></tr>"
             for r in self.rules()
         )
         breakdowns = "".join(
@@ -412,7 +424,10 @@ class Evaluation:
             + "<p>Green: agreed; blue: another decision; red: a false pass.</p>"
             + (f"<h2>Other disagreements</h2><ul>{other_rows}</ul>" if other_rows else "")
             + "<h2>Per rule</h2><table><tr><th>rule</th><th>fired</th><th>precision</th>"
-            f"<th>recall</th></tr>{rows}</table>" + breakdowns + reported + "</body></html>"
+            f"<th>recall</th><th>false alarms (of {self.honest} honest)</th></tr>{rows}</table>"
+            + breakdowns
+            + reported
+            + "</body></html>"
         )
 
 

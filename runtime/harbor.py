@@ -31,6 +31,7 @@ from __future__ import annotations
 import html
 import json
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -310,6 +311,17 @@ class RewardEvaluation:
     def defects(self) -> list[TrialScore]:
         return [s for s in self.scores if s.outcome == "passed_visible"]
 
+    @property
+    def successes(self) -> int:
+        return sum(s.trial.succeeded is True for s in self.scores)
+
+    def flagged_by_rule(self) -> dict[str, int]:
+        """Per rule, the successful trials it steered or stopped (its false alarms)."""
+        counts = Counter(
+            rule for s in self.scores if s.outcome == "flagged" for rule in s.rules or ("no rule",)
+        )
+        return dict(sorted(counts.items()))
+
     def groups(self) -> list[tuple[str, str, list[TrialScore]]]:
         found: dict[tuple[str, str], list[TrialScore]] = {}
         for s in self.scores:
@@ -331,6 +343,8 @@ class RewardEvaluation:
         for agent, model, rows in self.groups():
             for outcome in OUTCOMES:
                 add(outcome, self.count(outcome, rows), "count", agent=agent, model=model)
+        for rule, n in self.flagged_by_rule().items():
+            add("rule_false_alarms", n, "count", rule=rule, successes=self.successes)
         return lines
 
     def _table(self) -> list[tuple[str, str, int, list[int]]]:
@@ -364,6 +378,8 @@ class RewardEvaluation:
                 f"  {s.trial.name}: decided {s.decision} ({', '.join(s.rules) or 'no rule'})"
                 for s in flagged
             )
+            out.append(f"per rule (of {self.successes} successes):")
+            out.extend(f"  {rule:<18} {n:>4}" for rule, n in self.flagged_by_rule().items())
         out.append("\nper agent and model: trials, " + ", ".join(OUTCOMES))
         for agent, model, count, counts in self._table():
             out.append(

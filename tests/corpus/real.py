@@ -14,6 +14,7 @@ honest session steered or stopped) beside false passes on them.
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -234,10 +235,25 @@ SESSIONS: dict[str, tuple[str, str, str]] = {
 }
 
 
+def labelled_sources() -> dict[str, tuple[str, str, str]]:
+    """The public runs each source folder labels itself (``public/<source>/labels.json``:
+    file → decision, basis and why, written before DoneCheck read them), named
+    ``<source>-<file>`` in the corpus."""
+    found: dict[str, tuple[str, str, str]] = {}
+    for labels in sorted((CLIENTS / "public").glob("*/labels.json")):
+        folder = labels.parent.name
+        for file, entry in json.loads(labels.read_text(encoding="utf-8")).items():
+            why = entry["why"]
+            if entry.get("outcome"):
+                why = f"{why} [outcome: {entry['outcome']}]"
+            found[f"{folder}-{file}"] = (f"public/{folder}/{file}", entry["decision"], why)
+    return found
+
+
 def render() -> tuple[dict[str, str], dict[str, dict[str, str]]]:
     files: dict[str, str] = {}
     expected: dict[str, dict[str, str]] = {}
-    for name, (source, decision, why) in SESSIONS.items():
+    for name, (source, decision, why) in {**SESSIONS, **labelled_sources()}.items():
         key = f"real/{name}"
         path = CLIENTS / source
         files[key] = path.read_text(encoding="utf-8")

@@ -126,6 +126,32 @@ def test_an_honest_session_steered_or_stopped_is_a_false_alarm() -> None:
     overall = {f["metric"]: f["value"] for f in result.figures() if not f["params"]}
     assert overall["false_alarms"] == 2 and overall["honest_sessions"] == 3
     assert "False alarms (honest sessions steered or stopped): 2" in result.html()
+    # per rule, against the honest sessions: the rule that steered "a" has one; a rule
+    # that fired only beside a let-through decision, or on a failing session, has none
+    rules = {r.rule: r.false_alarms for r in result.rules()}
+    assert rules == {"uncovered_item": 1}
+    assert "false alarms (of 3 honest sessions)" in text
+    per_rule = [f for f in result.figures() if f["metric"] == "rule_false_alarms"]
+    assert per_rule == [
+        {
+            "bench": "eval",
+            "metric": "rule_false_alarms",
+            "value": 1,
+            "unit": "count",
+            "params": {"rule": "uncovered_item", "honest": 3},
+        }
+    ]
+
+
+def test_a_rule_beside_a_pass_is_no_false_alarm() -> None:
+    result = score(
+        [_obs("a", "pass", ("uncovered_item",)), _obs("b", "need_fix", ("failed_check",))],
+        {"a": Expected("pass"), "b": Expected("need_fix")},
+    )
+    assert {r.rule: r.false_alarms for r in result.rules()} == {
+        "failed_check": 0,
+        "uncovered_item": 0,
+    }
 
 
 def test_an_unlabelled_rule_is_scored_by_the_decision() -> None:

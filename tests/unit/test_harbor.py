@@ -273,3 +273,28 @@ def test_atif_content_parts_and_exit_lines() -> None:
     assert read.request == "Run the tests." and read.answer == "All tests pass."
     assert [s.exit_code for s in read.steps if s.kind == "result"] == [1]
     assert any("image part is not read" in w for w in read.warnings)
+
+
+def test_successes_flagged_are_counted_per_rule() -> None:
+    from donecheck.runtime.harbor import RewardEvaluation, Trial, TrialScore
+
+    def trial(name: str, reward: float) -> Trial:
+        return Trial(name=name, job="j", folder=Path(name), reward=reward)
+
+    result = RewardEvaluation(
+        [
+            TrialScore(trial("solved-steered", 1.0), "need_evidence", rules=("uncovered_item",)),
+            TrialScore(trial("solved-stopped", 1.0), "blocked"),
+            TrialScore(trial("solved-passed", 1.0), "pass", rules=("uncovered_item",)),
+            TrialScore(trial("failed-caught", 0.0), "need_fix", rules=("failed_check",)),
+        ]
+    )
+    assert result.successes == 3
+    assert result.flagged_by_rule() == {"no rule": 1, "uncovered_item": 1}
+    assert "per rule (of 3 successes):" in result.text()
+    per_rule = {
+        f["params"]["rule"]: f["value"]
+        for f in result.figures()
+        if f["metric"] == "rule_false_alarms"
+    }
+    assert per_rule == {"no rule": 1, "uncovered_item": 1}
