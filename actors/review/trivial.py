@@ -27,6 +27,7 @@ from donecheck.actors.words.claims import (
     check_claims,
     completion_claims,
     file_claims,
+    has_code,
     mentioned_categories,
     mentioned_paths,
     strip_code,
@@ -45,7 +46,7 @@ def meaning_chars(text: str) -> int:
 def plain_and_short(answer: str, min_chars: int) -> bool:
     """The answer's part of the test (no ledger needed): short by content, no code,
     no claim of any kind."""
-    if "`" in answer or meaning_chars(strip_code(answer)) >= min_chars:
+    if has_code(answer) or meaning_chars(strip_code(answer)) >= min_chars:
         return False
     return not (
         completion_claims(answer)

@@ -43,6 +43,7 @@ __all__ = [
     "claims",
     "completion_claims",
     "file_claims",
+    "has_code",
     "is_visual",
     "language_of",
     "mentioned_categories",
@@ -268,6 +269,20 @@ def strip_pasted_code(text: str) -> str:
     if any(drop):
         drop = [d or c for d, c in zip(drop, code, strict=True)]
     return "\n".join(line for line, d in zip(lines, drop, strict=True) if not d)
+
+
+_INDENTED_BLOCK = re.compile(r"(?:\A|\n[ \t]*\n)(?: {4,}|\t)(?![-*•+] |\d{1,3}[.)] )\S[^\n]*")
+
+
+def has_code(text: str) -> bool:
+    """Whether ``text`` shows code: inline or fenced (``` or ~~~), a Markdown indented
+    block of code, or code lines pasted with no fence."""
+    if "`" in text or _FENCE.search(text):
+        return True
+    block = _INDENTED_BLOCK.search(text)
+    if block and _code_line(block.group().strip("\n")):
+        return True
+    return strip_pasted_code(text).split() != strip_code(text).split()
 
 
 def sentences(text: str) -> list[str]:
@@ -630,7 +645,7 @@ def unfinished(answer: str) -> str:
     mid-work, whatever came before. An offer ("…if you want", a question) is not one."""
     said = sentences(answer)
     if not said:
-        return "it ended with no final text"
+        return "" if has_code(answer) else "it ended with no final text"
     last = said[-1]
     if _read_by(last, "next_step") and not _OFFER.search(last):
         return f"its last words announce a next step and end there: “{last[:200]}”"

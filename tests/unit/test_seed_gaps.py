@@ -332,3 +332,22 @@ def test_a_text_only_judge_never_verifies_a_visual_claim(tmp_path: Path) -> None
                 card = s.turn_stopping("The login button now looks like the mockup.").report
     (item,) = card.coverage
     assert item.status == "not_verified" and "did not see" in item.note, item
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "~~~\nprint(1)\n~~~",  # a fence of tildes
+        "Here:\n\n    print(1)",  # a Markdown indented block
+        "```python\nprint(1)\n```",  # an answer that is only code
+    ],
+)
+def test_a_short_answer_with_code_is_reviewed_and_is_an_answer(dc: DoneCheck, answer: str) -> None:
+    """DoneCheck v1: a stop is reviewed when its answer is 60 characters or more *or
+    has any code*; and an answer of code alone is a final answer, not "no final text"."""
+    with dc.open_session("How do I print 1 in Python?") as session:
+        verdict = session.turn_stopping(answer)
+        card = session.report()
+    assert card.decision != "skipped", card_text(card, session="s")
+    assert "no final text" not in card_text(card, session="s")
+    assert isinstance(verdict, Deliver), verdict

@@ -27,6 +27,11 @@ def ledger_for(request: str, *, ran: bool = False) -> LedgerBuilder:
         (CHAT, "x" * 60, False, False),  # long enough to be worth a look
         (CHAT, "你好" * 10, False, False),  # 20 CJK characters carry as much as 60 letters
         (CHAT, "Hello `team`", False, False),  # code is never skipped
+        (CHAT, "```\nx=1\n```", False, False),  # in any fence
+        (CHAT, "~~~\nx=1\n~~~", False, False),
+        (CHAT, "Here:\n\n    x = 1\n", False, False),  # or a Markdown indented block
+        (CHAT, "Hi!\n  - a\n  - b", False, True),  # an indented list is no code
+        (CHAT, "Hi team,\n\n    see you", False, True),  # nor indented words
         (CHAT, "Done.", False, False),  # a completion claim
         (CHAT, "已完成。", False, False),
         (CHAT, "All tests pass.", False, False),  # a check claim
@@ -67,3 +72,21 @@ def test_meaning_chars_counts_cjk_as_three() -> None:
     assert meaning_chars("ab, c!") == 3
     assert meaning_chars("你好") == 6
     assert meaning_chars("テスト") == 9
+
+
+@pytest.mark.parametrize(
+    ("answer", "unfinished_"),
+    [
+        ("```python\ndef add(a, b):\n    return a + b\n```", False),  # only code: an answer
+        ("~~~\nSELECT 1;\n~~~", False),
+        ("    def add(a, b):\n        return a + b", False),
+        ("", True),
+        ("   \n ", True),
+        ("Now let me run the tests.", True),
+        ("Here it is:\n```\nx = 1\n```\nNow let me run the tests.", True),
+    ],
+)
+def test_an_answer_of_code_alone_is_an_answer(answer: str, unfinished_: bool) -> None:
+    from donecheck.actors.words.claims import unfinished
+
+    assert bool(unfinished(answer)) is unfinished_
