@@ -5,10 +5,12 @@ fresh start, no new pre-analysis); grants no new permissions; and asks the agent
 to label what it adds in this round so a reader can tell rounds apart. Review
 text itself never goes into the conversation — only this checklist.
 
-As the seeds' fix protocol has it, the message carries the agent's earlier
-answers (the latest whole, older ones cut, 12,000 characters in all) — they
-may be gone from its context after compaction — and the last round says so:
-resolve every item now.
+As the seeds' fix protocol has it, the message carries the original request
+(whole, or a very long one's head and tail) and the agent's earlier answers (the
+latest whole, older ones cut, 12,000 characters in all) — they may be gone from
+its context after compaction — and the last round says so: resolve every item
+now. The findings come first, so a client that caps the message's length cuts the
+request and answers, never what to fix.
 """
 
 from __future__ import annotations
@@ -17,14 +19,16 @@ from collections.abc import Sequence
 
 from donecheck.actors.messages import Finding, Verdict
 from donecheck.actors.review.gates import is_defect
+from donecheck.actors.review.preanalysis import request_view
 
 __all__ = ["ANSWERS_BUDGET", "earlier_answers", "round_label", "steer_message"]
 
 _REQUEST_PREVIEW = 300
 ANSWERS_BUDGET = 12_000
 """Characters of earlier answers a steer message carries."""
-_LATEST_SHARE = 8_000
 _OLDER_MIN = 200
+_OLDER_KEPT = 5
+"""Older answers the latest one leaves room for, however long it is."""
 
 
 def _cut(text: str, limit: int) -> str:
@@ -36,12 +40,14 @@ def _cut(text: str, limit: int) -> str:
 
 def earlier_answers(answers: Sequence[str], budget: int = ANSWERS_BUDGET) -> list[tuple[int, str]]:
     """``(number, text)`` of the answers to show, oldest first, within ``budget``
-    characters: the latest whole (up to 8,000), the older ones sharing the rest."""
+    characters: the latest whole (cut only where it would leave the older ones less
+    than a few hundred characters each), the older ones sharing the rest."""
     if not answers or budget <= 0:
         return []
-    latest = _cut(answers[-1], min(_LATEST_SHARE, budget))
+    reserve = _OLDER_MIN * min(len(answers) - 1, _OLDER_KEPT)
+    latest = _cut(answers[-1], max(budget - reserve, budget // 2))
     shown = [(len(answers), latest)]
-    room = budget - len(latest)
+    room = max(budget - len(latest), reserve)
     older = list(enumerate(answers[:-1], start=1))
     while older and room // len(older) < _OLDER_MIN:
         older.pop(0)  # the oldest go first
@@ -84,8 +90,9 @@ def steer_message(
         else "next"
     )
     preview = " ".join(request.split())
+    shown_preview = preview
     if len(preview) > _REQUEST_PREVIEW:
-        preview = preview[: _REQUEST_PREVIEW - 1] + "…"
+        shown_preview = preview[: _REQUEST_PREVIEW - 1] + "… (the whole request is below)"
     # a defect: a rule's hard gate, or a judge finding the evidence backs; everything
     # else asks for evidence (run this, show that) without presuming the work wrong
     fixes = [f for f in verdict.findings if is_defect(f, verdict.decision)]
@@ -93,7 +100,7 @@ def steer_message(
     lines = [
         f"[DoneCheck — review round {round_no} of {max_rounds}. This message is from DoneCheck,"
         " not from the user.]",
-        f"Your answer {reviewed_label} is not finished yet. The task is unchanged: {preview}",
+        f"Your answer {reviewed_label} is not finished yet. The task is unchanged: {shown_preview}",
         "",
     ]
     if fixes:
@@ -108,6 +115,22 @@ def steer_message(
         )
         for n, finding in enumerate(gather, 1):
             lines.extend(_item(n, finding, verdict.cited))
+        lines.append("")
+    if len(preview) > _REQUEST_PREVIEW:
+        view = request_view(request.strip())
+        lines.append(
+            "The original request:"
+            if view.whole
+            else "The original request (its head and its tail):"
+        )
+        if view.whole:
+            lines.append(view.tail)
+        else:
+            lines += [
+                view.head,
+                f"[… {view.omitted} characters of the request omitted …]",
+                view.tail,
+            ]
         lines.append("")
     shown = earlier_answers(answers)
     if len(shown) > 1 or (shown and len(answers) > 1):

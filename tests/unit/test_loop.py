@@ -258,3 +258,48 @@ def test_a_checklist_says_not_to_weaken_the_checks() -> None:
     _, act = next_action(state(), verdict("need_fix", FIX, NEED), LIMITS, 0.0, "p")
     assert isinstance(act, Steer)
     assert "Do not weaken what verifies the work" in act.message
+
+
+# ---- what a checklist carries (the seeds' fix protocol: the original request, the
+# latest answer whole, 12,000 characters of answers in all)
+
+
+def _steer(request: str, answers: tuple[str, ...]) -> str:
+    from donecheck.actors.review.checklist import steer_message
+
+    return steer_message(
+        verdict=verdict("need_fix", FIX),
+        request=request,
+        reviewed_label=f"A{len(answers)}",
+        round_no=1,
+        max_rounds=2,
+        answers=answers,
+    )
+
+
+@pytest.mark.parametrize(
+    ("request_len", "whole"),
+    [(200, True), (1_000, True), (11_000, True), (50_000, False)],
+)
+def test_the_checklist_carries_the_original_request(request_len: int, whole: bool) -> None:
+    request = "Build the report. " + "r" * (request_len - 30) + " Then run the tests."
+    message = _steer(request, ("Done.",))
+    if whole:
+        assert request in message
+    else:  # a pasted dump: its head and its tail, the last ask kept
+        assert request not in message and "characters of the request omitted" in message
+        assert request[:2_000] in message and message.count("Then run the tests.") == 1
+    if request_len > 300:  # a short one is whole on the task line
+        # what to fix comes before it, so a client's length cap cuts the request first
+        assert message.index("Fix these defects:") < message.rindex("Build the report.")
+
+
+@pytest.mark.parametrize(("latest_len", "cut"), [(8_500, False), (11_000, False), (30_000, True)])
+def test_the_latest_answer_is_whole_within_the_budget(latest_len: int, cut: bool) -> None:
+    from donecheck.actors.review.checklist import ANSWERS_BUDGET, earlier_answers
+
+    latest = "L" * latest_len
+    shown = earlier_answers(["first " * 100, latest])
+    assert [n for n, _ in shown] == [1, 2]
+    assert (shown[-1][1] == latest) is not cut
+    assert sum(len(t) for _, t in shown) <= ANSWERS_BUDGET + 100  # the cut markers
