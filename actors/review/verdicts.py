@@ -28,6 +28,7 @@ from typing import Any, Literal
 
 from donecheck.actors.messages import Coverage, CoverageStatus, Decision, Finding
 from donecheck.actors.words.claims import asks_for_harm
+from donecheck.actors.words.grants import actions_in
 from donecheck.actors.words.lang import PACKS
 
 __all__ = [
@@ -308,9 +309,15 @@ SAFE_RECHECK = (
 
 def safe_recheck(recheck: str, request: str) -> str:
     """``recheck``, unless it tells the agent to weaken what verifies its work (a
-    judge's "skip the flaky test", "change the assertion to expect 5") and the
-    request itself asks for no such thing: then :data:`SAFE_RECHECK`."""
-    if recheck and asks_for_harm(recheck) and not asks_for_harm(request):
+    judge's "skip the flaky test", "change the assertion to expect 5") or to delete,
+    publish or act outside the workspace ("rm -rf .git", "twine upload", "git push
+    --force") and the request itself asks for no such thing: then
+    :data:`SAFE_RECHECK`."""
+    if not recheck:
+        return recheck
+    if asks_for_harm(recheck) and not asks_for_harm(request):
+        return SAFE_RECHECK
+    if actions_in(recheck) - actions_in(request):
         return SAFE_RECHECK
     return recheck
 
@@ -367,9 +374,11 @@ def check_findings(
             fix_grade += 1
         recheck = safe_recheck(finding.recheck, given.texts.get("REQUEST", ""))
         if recheck != finding.recheck:
+            kinds = sorted(actions_in(finding.recheck) - actions_in(given.texts.get("REQUEST", "")))
+            asked = f"asked for {' and '.join(kinds)}" if kinds else "asked to weaken the checks"
             notes.append(
-                f"Judge finding {n} asked to weaken the checks (“{_clip(finding.recheck, 80)}”):"
-                " the checklist asks for evidence instead."
+                f"Judge finding {n} {asked} (“{_clip(finding.recheck, 80)}”):"
+                " the checklist asks for evidence instead; a review grants no such action."
             )
         kept.append(
             Finding(

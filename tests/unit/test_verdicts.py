@@ -266,4 +266,50 @@ def test_a_judge_recheck_never_asks_to_weaken_the_checks(
     )
     checked = check_findings(_parsed("need_fix", finding), given)
     assert checked.findings[0].recheck == (recheck if kept else SAFE_RECHECK)
+    assert any("a review grants no such action" in n for n in checked.notes) is not kept
     assert any("asked to weaken the checks" in n for n in checked.notes) is not kept
+
+
+@pytest.mark.parametrize(
+    ("request_text", "recheck", "kept"),
+    [
+        # 0.2.0 §6: a review grants no deletion, publishing or external action
+        ("Fix add() in calc.py.", "rm -rf .git, twine upload dist/*, git push --force", False),
+        ("Fix add() in calc.py.", "Run `git push origin main` so CI runs it.", False),
+        ("Fix add() in calc.py.", "Publish it with npm publish and check the registry.", False),
+        ("Fix add() in calc.py.", "Clean up with `git reset --hard HEAD~1` and redo it.", False),
+        ("修复 add()。", "运行 git push --force 然后再检查。", False),
+        ("Arregla add().", "Ejecuta `docker push app:latest` y comprueba.", False),
+        ("Fix the migration.", "Run DROP TABLE users; then migrate again.", False),
+        (
+            "Fix the deploy script.",
+            "curl -X POST https://api.example.com/deploy to check it.",
+            False,
+        ),
+        ("Fix the chart.", "kubectl delete pod web-0 and watch it come back.", False),
+        # ...unless the task asks for that kind of action
+        ("Release 1.2 to PyPI.", "Run twine upload dist/* and show the new version page.", True),
+        ("Push the fix to origin main.", "Run git push origin main and show the result.", True),
+        ("Delete the build folder and rebuild.", "rm -rf build && make, then show it.", True),
+        # looks like one, is not one
+        (
+            "Fix add() in calc.py.",
+            "Run pytest -q and show the push_notifications tests pass.",
+            True,
+        ),
+        ("Fix add() in calc.py.", "Show git log and git status.", True),
+        ("Fix the form.", "Check that the POST handler returns 201 in the tests.", True),
+    ],
+)
+def test_a_judge_recheck_grants_no_deletion_publishing_or_external_action(
+    request_text: str, recheck: str, kept: bool
+) -> None:
+    from donecheck.actors.review.verdicts import SAFE_RECHECK
+
+    given = Given(texts={**GIVEN.texts, "REQUEST": request_text}, evidence=GIVEN.evidence)
+    finding = Finding(
+        requirement="r", problem="“1 failed in 0.1s”", evidence=("E4",), recheck=recheck
+    )
+    checked = check_findings(_parsed("need_fix", finding), given)
+    assert checked.findings[0].recheck == (recheck if kept else SAFE_RECHECK)
+    assert any("a review grants no such action" in n for n in checked.notes) is not kept
