@@ -35,7 +35,7 @@ from donecheck.actors.messages import (
 )
 from donecheck.actors.review.gates import FIX_RULES
 from donecheck.actors.review.prompt import ReviewPrompt
-from donecheck.actors.review.rules import decision_of
+from donecheck.actors.review.rules import RULES_NOTE, decision_of
 from donecheck.actors.review.verdicts import ParsedVerdict, check_findings
 from donecheck.actors.words.approval import rejection, unbacked_approvals
 from donecheck.actors.words.claims import is_visual, mentioned_categories
@@ -178,16 +178,18 @@ def noted(verdict: Verdict, note: str) -> Verdict:
 def fallback(rules: Verdict, reason: str, raw: str = "") -> ReviewResult:
     """No judge verdict: the rules' findings stand if there are any, else nothing is
     verified — never a pass, never a fix the evidence does not show."""
+    # a judge was asked: "rules-only review" would read as if none had been set up
+    notes = tuple(n for n in rules.notes if n != RULES_NOTE)
     if rules.decision != "pass":
         return msgspec.structs.replace(
             rules,
             notes=(
-                *rules.notes,
+                *notes,
                 f"{reason.rstrip('.')}. The rules' findings stand; coverage was not judged.",
             ),
             raw_text=raw,
         )
-    return NoVerdict(review_id=rules.review_id, reason=reason, raw_text=raw, notes=rules.notes)
+    return NoVerdict(review_id=rules.review_id, reason=reason, raw_text=raw, notes=notes)
 
 
 def _describe(prompt: ReviewPrompt, findings: Sequence[Finding]) -> dict[str, str]:

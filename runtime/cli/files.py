@@ -192,7 +192,10 @@ async def run_reviews(
         for problem in result[0].report.judge_errors
     )
     for problem in judge_problems:  # named once, not once per transcript
-        error(f"judge unavailable, reviewed by rules only: {problem}")
+        error(
+            f"the judge could not review: {problem}. What only it could judge is"
+            " 'unverified'; the rules' findings stand."
+        )
     args.judge_failed = bool(judge_problems)
     return batch
 
