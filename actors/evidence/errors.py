@@ -32,8 +32,12 @@ _PROBES = frozenset(
     type command test [ [[ stat file wc diff cmp echo printf pwd cd tree du df env printenv
     uname whoami id date ps pgrep lsof readlink realpath basename dirname true false sleep
     kill pkill killall rm rmdir mkdir sort uniq cut tr jq awk sed xxd od hexdump nl tac
-    sha256sum md5sum locate man help history""".split()
+    sha256sum md5sum locate man help history
+    export set unset alias unalias hash ulimit umask shopt""".split()
 )
+"""Commands that only look — and the shell's own settings (``export PATH=…``), which do
+no work of their own: a line of them that fails found nothing ("which cargo" → 1), and
+a real command beside them is still read. ``source script.sh`` runs a script: a job."""
 _GIT_PROBES = frozenset(
     """status log diff show branch rev-parse remote ls-files blame grep describe config stash
     tag fetch shortlog reflog""".split()

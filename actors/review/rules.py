@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence, Set
 from dataclasses import dataclass, field
 
 from donecheck.actors.messages import (
@@ -75,6 +75,7 @@ from donecheck.actors.words.claims import (
     claimed_test_count,
     completion_claims,
     file_claims,
+    forbidden_checks,
     mentioned_categories,
     mentioned_paths,
     named_as_input,
@@ -697,8 +698,10 @@ def _runs_on(run: PassingRun, path: str) -> bool:
 class _Coverage:
     """What the view shows of each thing an acceptance item names."""
 
-    def __init__(self, view: EvidenceView) -> None:
+    def __init__(self, view: EvidenceView, forbidden: Set[str] = frozenset()) -> None:
         self.view = view
+        self.forbidden = forbidden
+        """Check categories the request forbids running: no item asks for a run of them."""
         self.passing = view.passing
         self.failing: dict[str, list[Operation]] = {}
         for failed in view.failed:
@@ -751,7 +754,7 @@ class _Coverage:
                 found.inputs.append(path)
             else:
                 found.files.append(path)
-        for category in sorted(mentioned_categories(text)):
+        for category in sorted(mentioned_categories(text) - self.forbidden):
             found.parts += 1
             noun = _CATEGORY_NOUN[category]
             if self.failing.get(category):
@@ -774,7 +777,7 @@ def rules_coverage(acceptance: Acceptance, view: EvidenceView) -> tuple[Coverage
     after the last edit — and ``missing`` when a check it names failed and was
     never resolved. Masked and hollow runs show nothing.
     """
-    shown = _Coverage(view)
+    shown = _Coverage(view, forbidden_by(acceptance))
     coverage = []
     for item in acceptance.items:
         found = shown.show(item.text)
@@ -835,7 +838,20 @@ def claims_work(answer: str, files: Sequence[str] = ()) -> str:
     return next((s for s, p in stated_paths(answer) if any(path_matches(p, f) for f in files)), "")
 
 
-def uncovered_items(view: EvidenceView, answer: str, coverage: Sequence[Coverage]) -> Found:
+def forbidden_by(acceptance: Acceptance) -> frozenset[str]:
+    """The checks the request forbids running ("Do NOT run tests — the evaluation
+    system handles verification"), read from its constraints and items."""
+    return frozenset(
+        forbidden_checks([*acceptance.constraints, *(i.text for i in acceptance.items)])
+    )
+
+
+def uncovered_items(
+    view: EvidenceView,
+    answer: str,
+    coverage: Sequence[Coverage],
+    forbidden: Set[str] = frozenset(),
+) -> Found:
     """``uncovered_item``: what the request names, with nothing in the ledger behind it.
 
     For each checkable item — it names a check or a file to change — the ledger must
@@ -849,7 +865,7 @@ def uncovered_items(view: EvidenceView, answer: str, coverage: Sequence[Coverage
     ``unread_attachment``, which says so already.
     """
     claimed = claims_work(answer)
-    shown = _Coverage(view)
+    shown = _Coverage(view, forbidden)
     out = []
     for item in coverage:
         if item.status != "not_verified":
@@ -1014,7 +1030,7 @@ def review(
         unproven_claims(view, claims, failed_categories(view)),
         unwritten_files(view, answer),
         unread_attachments(view),
-        uncovered_items(view, answer, coverage),
+        uncovered_items(view, answer, coverage, forbidden_by(acceptance)),
         unfinished_run(answer),
         waits_on_user(answer),
     ]

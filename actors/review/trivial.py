@@ -31,6 +31,7 @@ from donecheck.actors.words.claims import (
     mentioned_categories,
     mentioned_paths,
     strip_code,
+    unfinished,
 )
 
 __all__ = ["meaning_chars", "plain_and_short", "trivial_stop"]
@@ -48,6 +49,8 @@ def plain_and_short(answer: str, min_chars: int) -> bool:
     no claim of any kind."""
     if has_code(answer) or meaning_chars(strip_code(answer)) >= min_chars:
         return False
+    if unfinished(answer):  # the CLI's own error in place of an answer
+        return False
     return not (
         completion_claims(answer)
         or check_claims(answer)
@@ -62,6 +65,8 @@ def trivial_stop(answer: str, request: str, view: EvidenceView, min_chars: int) 
     if not plain_and_short(answer, min_chars):
         return False
     if view.acted or view.attachments:
+        return False
+    if mentioned_paths(request):  # a file named anywhere in it, not only in an item
         return False
     items = extract_acceptance(view.request_id, request).items
     return not any(mentioned_categories(i.text) or mentioned_paths(i.text) for i in items)

@@ -14,7 +14,7 @@ read it (:func:`_readers_for`) lend it their clause words, no other pack does.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Literal
@@ -43,6 +43,7 @@ __all__ = [
     "claims",
     "completion_claims",
     "file_claims",
+    "forbidden_checks",
     "has_code",
     "is_visual",
     "language_of",
@@ -639,10 +640,23 @@ def asks_for_harm(text: str) -> str:
     return ""
 
 
+_CLIENT_ERROR = re.compile(
+    r"\W{0,3}(?:You(?:'|’)ve (?:hit|reached) your (?:\w+ )?limit\b|"
+    r"Claude (?:AI )?usage limit reached\b|API Error:\s|Credit balance is too low\b|"
+    r"Invalid API key\b|(?:Error: )?Not logged in\b|Prompt is too long\b|"
+    r"stream error:\s|Request timed out\b)"
+)
+"""What Claude Code and Codex print in place of an answer when the model could not
+answer (a usage limit, an API error, a login): a run that ends there did nothing."""
+_CLIENT_ERROR_CHARS = 600
+
+
 def unfinished(answer: str) -> str:
     """Why ``answer`` is no final answer, or ``""``: it is empty, or its last sentence
     announces a next step ("Now let me run this analysis script.") — the run ended
     mid-work, whatever came before. An offer ("…if you want", a question) is not one."""
+    if len(answer) <= _CLIENT_ERROR_CHARS and _CLIENT_ERROR.match(answer):
+        return f"it ended on the agent CLI's own error, not an answer: “{answer.strip()[:200]}”"
     said = sentences(answer)
     if not said:
         return "" if has_code(answer) else "it ended with no final text"
@@ -680,12 +694,14 @@ _EXTENSIONS = (
     "py|pyi|ipynb|js|mjs|cjs|ts|tsx|jsx|vue|svelte|go|rs|java|kt|kts|swift|c|h|cc|cpp|hpp|cs|"
     "rb|php|pl|lua|r|scala|sh|bash|zsh|ps1|bat|sql|html?|css|scss|less|md|rst|txt|json|jsonl|"
     "ya?ml|toml|ini|cfg|conf|env|xml|csv|tsv|lock|gradle|properties|proto|graphql|tf|dockerfile|"
-    "makefile|mk|cmake|svg|tex"
+    "makefile|mk|cmake|svg|tex|pyx|pxd|patch|diff|log|dart|ex|exs|erl|hrl|hs|ml|mli|clj|cljs|"
+    "elm|nim|zig|jl|groovy|bzl|nix|fsx|sol|f90|cu|cuh|mdx|astro|prisma|hcl|j2|jinja"
 )
 _PATH = re.compile(
     rf"""(?iax)
     `(?P<quoted>[^`\s]{{1,200}})`                               # `anything/quoted.ext`
     | (?<![\w/.@:-])(?P<bare>(?:[\w.-]+/)*[\w-][\w.-]*\.(?:{_EXTENSIONS}))(?![\w/-])
+    | (?<![\w/.@:-])(?P<nested>/?(?:[\w.-]+/)+[\w-][\w-]*\.[a-z][a-z0-9]{{0,7}})(?![\w/-])
     | (?<![\w/.@:-])(?P<special>(?:[\w.-]+/)*
         (?:Dockerfile|Makefile|Justfile|\.gitignore|\.env))(?![\w./-])
     """
@@ -710,7 +726,12 @@ class FileClaim:
 def _claimed_paths(sentence: str) -> list[tuple[int, int, str]]:
     found = []
     for match in _PATH.finditer(sentence):
-        path = match.group("quoted") or match.group("bare") or match.group("special")
+        path = (
+            match.group("quoted")
+            or match.group("bare")
+            or match.group("nested")
+            or match.group("special")
+        )
         if match.group("quoted") is not None and not _QUOTED_PATH.match(path):
             continue
         if "://" in path or path.startswith(("http", "www.")):
@@ -850,6 +871,18 @@ def mentioned_categories(text: str) -> frozenset[Category]:
 
 
 _CHECK_TOPICS = _joined_rows([pack.check_topics for pack in PACKS])
+
+
+def forbidden_checks(texts: Iterable[str]) -> set[Category]:
+    """Check categories the sentences of ``texts`` forbid running ("Do NOT run tests —
+    the evaluation system handles verification", "不要运行测试"); "do not push without
+    running the tests" and "don't change the tests" forbid none."""
+    found: set[Category] = set()
+    for text in texts:
+        for sentence in sentences(text):
+            if _read_by(sentence, "forbids_run"):
+                found |= mentioned_categories(sentence)
+    return found
 
 
 _QUOTED_SENTENCE = re.compile(

@@ -248,6 +248,8 @@ class _Reader:
         self.messages = 0
         self.stream = False
         self.result = ""
+        self.failed = ""
+        """The CLI's own error, when its result record says the run failed."""
         # sub-agents (stream-json: lines with ``parent_tool_use_id``): each step's
         # parent call, and the parent calls whose result reached the agent
         self.side_of: dict[int, str] = {}
@@ -266,6 +268,13 @@ class _Reader:
             self.answer = []  # each turn of the agent starts with one: its text is the answer
         if kind == "result" and isinstance(record.get("result"), str):
             self.result = str(record["result"])  # the run's final text, as the CLI gave it
+        if kind == "result":
+            body = record if "subtype" in record else record.get("message")
+            if isinstance(body, dict) and body.get("is_error"):
+                # a stream's last record: the run failed (it may have failed to start)
+                self.stream = True
+                errors = [str(e).split("\n", 1)[0] for e in body.get("errors") or []]
+                self.failed = "; ".join(dict.fromkeys(errors[:3])) or str(body.get("subtype"))
         if kind == "system" and record.get("subtype") == "task_notification":
             # stream-json: a background sub-agent's report reached the agent
             if record.get("status") == "completed":
@@ -490,6 +499,8 @@ def parse_claude_lines(
         )
     answer = "\n\n".join(reader.answer) or reader.result
     steps, unheard = reader.kept_apart()
+    if reader.failed and not answer:
+        notes.append(f"The CLI ended the run with an error and no answer: {reader.failed[:300]}")
     return Transcript(
         source=source,
         request="\n\n".join(reader.request),

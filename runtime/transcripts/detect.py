@@ -102,8 +102,8 @@ def detect_form(text: str) -> tuple[str, Any]:
         messages = _messages(data)
         if messages is not None:
             return ("anthropic" if _anthropic(messages) else "openai"), data
-        if isinstance(data, dict) and data.get("type") in _CLAUDE_TYPES:
-            return "claude-code", [text]  # a one-line Claude Code file
+        if isinstance(data, dict) and data.get("type") in {*_CLAUDE_TYPES, "result"}:
+            return "claude-code", [text]  # a one-line Claude Code file (or stream's result)
         return "", None
     lines = _json_lines(text)
     if lines is None:

@@ -295,3 +295,30 @@ def test_the_job_readers_never_raise(argv: list[str], output: str, code: int) ->
     assert isinstance(never_started(output, code), str)
     count = passed_count(output)
     assert count is None or count >= 0
+
+
+# ---- a probe whose failure is its answer (a public Claude Code 2.0.76 run,
+# OpenAgentsInc/openagents autopilot: `export PATH=… && which cargo` → exit 1)
+
+
+@pytest.mark.parametrize(
+    ("command", "code", "output", "stands"),
+    [
+        ('export PATH="$HOME/.cargo/bin:$PATH" && which cargo', 1, "", False),
+        ("set -e; command -v node", 1, "", False),
+        # `source` runs a script: a job of its own, not a setting
+        ("source .venv/bin/activate && python --version", 1, "No such file", True),
+        ('cd /app && test -f "Cargo.toml"', 1, "", False),
+        ("unset PYTHONPATH; which python3", 1, "", False),
+        # a setting before real work: the work's failure still stands
+        ('export PATH="$HOME/.cargo/bin:$PATH" && ./seed.sh', 1, "ERROR: no db", True),
+        ("source .venv/bin/activate && python app.py", 1, "Traceback", True),
+    ],
+)
+def test_a_probe_that_finds_nothing_is_no_error(
+    command: str, code: int, output: str, stands: bool
+) -> None:
+    ledger = LedgerBuilder()
+    ledger.run(command, code, output)
+    verdict = review_by_rules(ledger.request("Set everything up as asked." + LONG))
+    assert any(f.rule == "unresolved_error" for f in verdict.findings) is stands

@@ -309,3 +309,24 @@ def test_public_samples_are_reviewed(capsys: pytest.CaptureFixture[str]) -> None
     samples = sorted(str(p) for p in PUBLIC.glob("*.jsonl"))  # the stream logs
     rows = review(capsys, *samples, "--request", "what is 2+2? just give me the answer")
     assert len(rows) == 4 and all(row["decision"] for row in rows), rows
+
+
+def test_a_run_that_failed_before_its_first_turn_is_read_as_no_answer() -> None:
+    """A public Claude Code 2.0.76 Agent SDK log (OpenAgentsInc/openagents autopilot): its
+    only record is the stream's result, `error_during_execution` with EROFS errors and
+    no turn — a run with no answer, not "not a transcript"."""
+    path = PUBLIC / "openagents" / "20251223" / "154803-process-issues-from-database.jsonl"
+    transcript = load_transcript(path)
+    assert transcript.answer == "" and transcript.steps == []
+    assert any("EROFS: read-only file system" in n for n in transcript.notes)
+    # and a stream's error result after a real answer changes nothing
+    lines = [
+        {"type": "system", "subtype": "init", "session_id": "s", "tools": []},
+        {"type": "user", "message": {"role": "user", "content": "hi"}},
+        {"type": "assistant", "message": {"role": "assistant", "content": "Hello."}},
+        {"type": "result", "subtype": "error_max_turns", "is_error": True, "errors": []},
+    ]
+    from donecheck.runtime.transcripts.claude import parse_claude_lines
+
+    read = parse_claude_lines([json.dumps(line) for line in lines])
+    assert read.answer == "Hello." and not any("ended the run" in n for n in read.notes)

@@ -90,3 +90,48 @@ def test_an_answer_of_code_alone_is_an_answer(answer: str, unfinished_: bool) ->
     from donecheck.actors.words.claims import unfinished
 
     assert bool(unfinished(answer)) is unfinished_
+
+
+# ---- the agent CLI's own error in place of an answer (public Harbor runs of Claude
+# Code 2.1.50, sourcegraph/CodeScaleBench: "You've hit your limit · resets 3am (UTC)")
+
+
+@pytest.mark.parametrize(
+    ("answer", "ended"),
+    [
+        ("You've hit your limit · resets 3am (UTC)", True),
+        ("Claude AI usage limit reached|1767225600", True),
+        ('API Error: 529 {"type":"error","error":{"type":"overloaded_error"}}', True),
+        ("API Error: Request timed out.", True),
+        ("Credit balance is too low", True),
+        ("Invalid API key · Please run /login", True),
+        ("Prompt is too long", True),
+        ("You've hit your usage limit. Upgrade to Pro or try again in 2 hours.", True),
+        ("stream error: stream disconnected before completion", True),
+        ("You've hit your session limit · resets 8:20pm (Asia/Singapore)", True),
+        ("Claude usage limit reached. Your limit resets at 5:00pm.", True),
+        ("Error: Not logged in. Please run claude login", True),
+        ("■ You've hit your usage limit. Visit https://chatgpt.com/codex/settings/usage", True),
+        # the same words in an answer that did its work
+        ("I added a rate limit: clients that hit the limit get a 429.", False),
+        ("Fixed the API error handling: a 529 now retries twice.", False),
+        ("Done. The tests pass; note that you may hit your limit on the free tier.", False),
+        ("The prompt is too long for the model, so I split it into chunks in split.py.", False),
+    ],
+)
+def test_the_clients_own_error_is_no_answer(answer: str, ended: bool) -> None:
+    from donecheck.actors.words.claims import unfinished
+
+    assert bool(unfinished(answer)) is ended
+
+
+def test_a_request_that_names_a_file_is_never_a_trivial_stop() -> None:
+    request = (
+        "# Task\n\nOptimize the K-Means loop.\n\n## Notes\n\nThe code is in"
+        " sklearn/cluster/_k_means_elkan.pyx. Write your change as a patch to"
+        " /workspace/solution.patch.\n\n- Keep the API stable"
+    )
+    ledger = ledger_for(request)
+    view = view_of(ledger.entries, "r", request)
+    assert not trivial_stop("Sure, looking.", request, view, 60)
+    assert not trivial_stop("You've hit your limit · resets 3am (UTC)", CHAT, view, 60)

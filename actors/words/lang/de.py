@@ -81,6 +81,10 @@ PACK = Pack(
     ),
     change_request=(r"\b(?:ändere|aktualisiere|füge|erstelle|behebe|entferne|schreibe)\b"),
     read_request=r"\b(?:lies|lese|lesen|nutze|verwende|anhand)\b",
+    forbids_run=(
+        r"\bführ(?:e|en|t)?\s+(?:\w+\s+){0,3}?nicht\s+aus\b"
+        r"|\bnicht\s+(?:\w+\s+){0,2}?(?:ausführen|laufen\s+lassen|starten)\b"
+    ),
     input_role=(
         r"\b(?:aus|mit|anhand|gemäß|laut|entsprechend|basierend\ auf|auf\ basis\ von|"
         r"nach\ vorgabe\ von|unter\ verwendung\ von|(?:beschrieben|angegeben|definiert|"

@@ -176,6 +176,10 @@ PACK = Pack(
         r"\b(?:read|open|look at|see|review|inspect|study|consult|use|using|based on|from|"
         r"summari[sz]e|parse|analy[sz]e)\b"
     ),
+    forbids_run=(
+        r"\b(?:don't|do not|never|no need to)\s+(?:\w+\s+){0,2}?(?:run"
+        r"|execute|invoke|launch)\b"
+    ),
     input_role=(
         r"\b(?:from|with|using|via|describing|documenting|covering|explaining|summari[sz]ing|"
         r"according\ to|based\ on|(?:as\ )?per|follows?|following|against|matching|match|"

@@ -88,6 +88,10 @@ PACK = Pack(
     mentions=(("build", r"\bcompilación\b"), ("test", r"\bpruebas?\b")),
     change_request=(r"\b(?:actualiza|modifica|añade|agrega|crea|corrige|elimina|cambia|escribe)\b"),
     read_request=r"\b(?:lee|leer|consulta|usa|usando|según)\b",
+    forbids_run=(
+        r"\bno\s+(?:\w+\s+){0,2}?(?:ejecutes|ejecute|ejecutar|corras|corra"
+        r"|lances|lance)\b|\bnunca\s+ejecut"
+    ),
     input_role=(
         r"\b(?:a\ partir\ de|desde|con|usando|utilizando|mediante|según|conforme\ a|"
         r"de\ acuerdo\ con|basad[oa]s?\ en|siguiendo|que\ describa|describiendo|"

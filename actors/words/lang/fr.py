@@ -81,6 +81,10 @@ PACK = Pack(
     ),
     change_request=(r"\b(?:modifie|ajoute|crée|corrige|supprime|mets à jour|écris)\b"),
     read_request=r"\b(?:lis|lire|consulte|utilise|d'après)\b",
+    forbids_run=(
+        r"\bn(?:e\s+|')(?:lance[rz]?|exécute[rz]?)\s+pas\b|\bne\s+pas\s+(?:lancer"
+        r"|exécuter)\b|\bpas\s+besoin\s+d'(?:exécuter|lancer)\b"
+    ),
     input_role=(
         r"(?:\bà\ partir\ de|\bdepuis|\bavec|\ben\ utilisant|\bselon|\bd'après|"
         r"\bconformément\ à|\bbasée?s?\ sur|\ben\ suivant|\bqui\ décrit|\bdécrivant|"

@@ -140,6 +140,7 @@ PACK = Pack(
     forbidden=r"\b(?:non|mai|senza)\s+",
     read_request=r"\b(?:leggi|leggere|consulta|usa|usando|in base a|apri)\b",
     verifier_after=r"\s+(?:ancora\s+|ora\s+)?(?:passi|passino|passa)\b",
+    forbids_run=r"\bnon\s+(?:\w+\s+){0,2}?(?:eseguire|esegui|lanciare|lanciate)\b",
     input_role=(
         r"\b(?:a partire da|da|con|usando|utilizzando|secondo|in base a|basat[oa] su|conforme a|"
         r"seguendo|che descriva|descrivendo|(?:specificat|descritt|definit|"

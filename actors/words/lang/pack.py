@@ -93,6 +93,9 @@ class Pack:
     """A verb that asks for a file to be changed."""
     forbidden: str = ""
     """What forbids the change verb right after it ("don't", "不要")."""
+    forbids_run: str = ""
+    """What forbids running a check ("do not run", "不要运行", "実行しないで"): the check
+    it names is then no item to show a run of."""
     read_request: str = ""
     """A verb that asks for a file to be read or used, not changed."""
     input_role: str = ""

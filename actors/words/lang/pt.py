@@ -145,6 +145,7 @@ PACK = Pack(
     forbidden=r"\b(?:não|nunca|sem)\s+",
     read_request=r"\b(?:leia|ler|consulte|use|usando|com base em|segundo|abra)\b",
     verifier_after=r"\s+(?:ainda\s+|agora\s+)?(?:passe|passa|passem)\b",
+    forbids_run=r"\bnão\s+(?:\w+\s+){0,2}?(?:execute|executar|rode|rodar)\b",
     input_role=(
         r"\b(?:a partir d[eoa]s?|de acordo com|conforme|segundo|com base em|baseado em|usando|"
         r"utilizando|com|seguindo|que descreva|descrevendo|(?:especificad|descrit|definid|"
