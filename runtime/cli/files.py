@@ -9,6 +9,7 @@ import json
 import signal
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -208,10 +209,13 @@ async def review_all(
 
     failed: list[str] = []
     cards: list[tuple[str, Any, list[str]]] = []
+    decided: Counter[str] = Counter()
 
     def show(index: int, outcome: Any, _seconds: float) -> None:
         path = loaded[index][0]
         name = names[path]
+        if not isinstance(outcome, DoneCheckError):
+            decided[outcome.decision or "unverified"] += 1
         if isinstance(outcome, DoneCheckError):
             error(f"{path}: review failed: {outcome}")
             error_row(args, name, f"review failed: {outcome}")
@@ -230,7 +234,25 @@ async def review_all(
     if cards:
         write_html(args.output, cards)
     batch.say_interrupted()
+    if not args.json and len(loaded) > 1:
+        print(summary_line(decided, len(failed), len(loaded)), flush=True)
     return failed, batch.interrupted
+
+
+_ORDER = ("pass", "skipped", "need_evidence", "need_fix", "blocked", "unverified")
+
+
+def summary_line(decided: Counter[str], failed: int, total: int) -> str:
+    """The last line of a review of several transcripts: how many got each decision."""
+    parts = [f"{decided[d]} {d}" for d in _ORDER if decided[d]]
+    parts += [f"{n} {d}" for d, n in sorted(decided.items()) if d not in _ORDER]
+    if failed:
+        parts.append(f"{failed} could not be reviewed")
+    let_through = decided["pass"] + decided["skipped"]
+    return (
+        f"{total} transcripts: " + ", ".join(parts) + f" — {let_through} may stop,"
+        f" {total - let_through - failed} would be sent back or reported"
+    )
 
 
 def write_html(path: Path, cards: list[tuple[str, Any, list[str]]]) -> None:

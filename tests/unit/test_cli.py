@@ -95,3 +95,28 @@ def test_parse_folder_of_mixed_documents(
     assert len(lines) == 5 and all(m["status"] == "parsed" for m in lines)
     pdf = next(m for m in lines if m["declared_name"].endswith(".pdf"))
     assert pdf["previews"] and all(p["data"] == "" for p in pdf["previews"])
+
+
+def test_a_review_of_a_folder_ends_with_its_summary(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    examples = Path(__file__).resolve().parents[2] / "examples" / "transcripts"
+    assert main(["review", str(examples), "--data-dir", str(tmp_path / "d")]) == 0
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert last.startswith(f"{len(list(examples.iterdir()))} transcripts: ")
+    assert "may stop" in last and "need_fix" in last
+    # one transcript: its card is the whole output
+    assert main(["review", str(examples / "pass_fix_then_verify.json")]) == 0
+    assert "transcripts:" not in capsys.readouterr().out
+
+
+def test_the_summary_line_counts_every_decision() -> None:
+    from collections import Counter
+
+    from donecheck.runtime.cli.files import summary_line
+
+    line = summary_line(Counter({"pass": 2, "need_fix": 1, "skipped": 1}), 1, 5)
+    assert line == (
+        "5 transcripts: 2 pass, 1 skipped, 1 need_fix, 1 could not be reviewed"
+        " — 3 may stop, 1 would be sent back or reported"
+    )
