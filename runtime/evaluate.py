@@ -189,7 +189,11 @@ class Evaluation:
                     found += should and did
                     correct += should and did
                 elif did:
-                    wanted = {"need_fix"} if rule in FIX_RULES else {"need_fix", "need_evidence"}
+                    wanted = (
+                        {"need_fix"}
+                        if rule in FIX_RULES
+                        else {"need_fix", "need_evidence", "blocked"}  # blocked: reported
+                    )
                     correct += e.decision in wanted
                 fired += did
             out.append(RuleScore(rule, fired, correct, labelled, found, alarms))
@@ -302,6 +306,12 @@ class Evaluation:
                 f"  {r.rule:<18} {r.fired:>4}  {_ratio(r.precision):>7}  {_ratio(r.recall):>7}"
                 f"  {r.false_alarms:>4}"
             )
+        out.append(
+            "  (precision: of the sessions a rule fired on, the share that should not pass —"
+            " for a fix rule, that should be need_fix; recall: of the sessions labelled with"
+            " the rule, the share it fired on, — where none is labelled; false alarms: honest"
+            " sessions it fired on that were steered or stopped)"
+        )
         for key, title in (("lang", "per language"), ("form", "per form")):
             out.append(f"\n{title}: sessions, agreement, false passes, false alarms")
             for name, n, agreed, false, alarms in self.breakdown(key):
