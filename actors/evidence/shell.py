@@ -39,6 +39,7 @@ __all__ = [
     "Step",
     "check_kind",
     "check_run",
+    "check_segments",
     "normalise_command",
     "simple_commands",
     "steps",
@@ -563,6 +564,12 @@ def _foreign(step: Step) -> str:
 
 
 @functools.lru_cache(maxsize=8192)
+def check_segments(command: str) -> list[str]:
+    """The text of each check the line runs, without what surrounds it (``pytest -q``
+    of ``pytest -q | tee test.log || true``)."""
+    return [_text(step) for step in steps(command) if _segment_kind(step.argv) is not None]
+
+
 def check_run(command: str) -> CheckRun:
     """The check a line runs, and whether its exit status and its run can be believed
     (see the module docstring). A line with several checks is masked or hollow

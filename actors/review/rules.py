@@ -41,6 +41,7 @@ import re
 from collections.abc import Collection, Iterable, Sequence, Set
 from dataclasses import dataclass, field
 
+from donecheck.actors.evidence.shell import check_segments
 from donecheck.actors.messages import (
     Acceptance,
     AttachmentRef,
@@ -286,15 +287,21 @@ def failed_checks(view: EvidenceView, claims: Sequence[CheckClaim]) -> Found:
             )
         if claimed:
             problem += f" Yet the answer says {_quote(claimed)}"
+        # a masked line names its check alone: "`pytest -q || true` passes" would read
+        # as a fact (that line does exit 0), and the recheck must not hand the mask back
+        check = op.command or ""
+        if op.caveat and (segments := check_segments(check)):
+            check = " && ".join(segments)
+        unmasked = " (on its own, with nothing after it that hides its exit status)"
         out.append(
             (
                 Finding(
-                    requirement=f"`{op.command}` passes",
+                    requirement=f"`{check}` must pass",
                     problem=problem,
                     evidence=(eid,),
                     recheck=f"Fix the cause of the failure without weakening the check (no"
                     f" skipped, deleted or loosened tests, no changed test configuration), re-run"
-                    f" `{op.command}` and show it passing.",
+                    f" `{check}`{unmasked if op.caveat else ''} and show it passing.",
                     rule="failed_check",
                 ),
                 {eid: _describe_run(op, failed.summary)},
@@ -351,6 +358,12 @@ def unproven_claims(view: EvidenceView, claims: Sequence[CheckClaim], failed: se
             )
         earlier = _latest(view.last_runs, missing)
         what = f"`{earlier.command}`" if earlier is not None else noun
+        if earlier is not None and earlier.caveat:
+            # never hand back the mask or the narrowing that made it show nothing
+            what = (
+                f"{noun} in full, with the runner's own exit status (its run"
+                f" {earlier.evidence_id} {_shows(earlier)}),"
+            )
         out.append(
             (
                 Finding(

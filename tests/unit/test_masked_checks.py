@@ -416,3 +416,44 @@ def test_honest_lines_still_pass(honest: str) -> None:
             honest,
         )
         assert got.ok is True, (honest, code, got)
+
+
+# ---- a finding's title and recheck never hand back the mask or the narrowing (issue 37)
+
+
+@pytest.mark.parametrize(
+    ("command", "check"),
+    [
+        ("python -m pytest -q || true", "python -m pytest -q"),
+        ("pytest -q | tee test.log", "pytest -q"),
+        ("pytest -x -q; echo done", "pytest -x -q"),
+        ("cd /w && npm test || :", "npm test"),
+    ],
+)
+def test_a_masked_runs_finding_names_the_check_alone(command: str, check: str) -> None:
+    from donecheck.actors.review.rules import review_by_rules
+    from tests.unit.helpers import LedgerBuilder
+
+    ledger = LedgerBuilder()
+    ledger.open("Fix add() in calc.py and make sure the tests pass.")
+    ledger.run(command, 0, "FAILED tests/test_calc.py::test_add\n1 failed, 2 passed in 0.1s")
+    verdict = review_by_rules(ledger.request("Fixed add(); the tests pass."))
+    (finding,) = [f for f in verdict.findings if f.rule == "failed_check"]
+    assert finding.requirement == f"`{check}` must pass"
+    mask = command.replace(check, "").strip()
+    assert mask not in finding.requirement and mask not in finding.recheck
+    assert f"re-run `{check}` (on its own" in finding.recheck
+
+
+def test_a_narrowed_runs_recheck_asks_for_the_whole_suite() -> None:
+    from donecheck.actors.review.rules import review_by_rules
+    from tests.unit.helpers import LedgerBuilder
+
+    ledger = LedgerBuilder()
+    ledger.open("Add divide() to calc.py and make sure all the tests pass.")
+    ledger.write("calc.py")
+    ledger.run("pytest -q tests/test_calc.py::test_divide", 0, "1 passed in 0.01s")
+    verdict = review_by_rules(ledger.request("divide() is in calc.py; all tests pass."))
+    (finding,) = [f for f in verdict.findings if f.rule == "unproven_claim"]
+    assert "test_calc.py::test_divide" not in finding.recheck
+    assert "the tests in full" in finding.recheck
