@@ -331,9 +331,13 @@ def unproven_claims(view: EvidenceView, claims: Sequence[CheckClaim], failed: se
     for claim in claims:
         if "any" in claim.categories and failed:
             continue
-        if claim.categories & failed:
-            continue  # the failed_check finding already quotes this claim
         wanted = set(claim.categories) - {"any"}
+        if claim.categories & failed:
+            # the failed_check finding quotes this claim for what failed; what else it
+            # claims ("all tests pass and ruff is clean") still needs its own run
+            wanted -= failed
+            if not wanted:
+                continue
         missing = wanted - shown if wanted else ({"any"} if not shown else set())
         if not missing:
             miscount = _miscounted(claim, view)

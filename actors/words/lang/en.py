@@ -30,10 +30,13 @@ PACK = Pack(
     checks=(
         r"\b(?P<subject>(?:unit |integration |e2e |end-to-end |regression )?"
         r"(?:tests?|test suite|test cases?|specs?|checks?|builds?|compil(?:e|ation)|"
-        r"lint(?:er|ing)?|type[- ]?checks?|type[- ]?checking|types|mypy|ruff|pytest|jest|eslint|"
-        r"tsc|ci|pipeline))\b(?:[^.\n]|\.(?=\w)){0,40}?\b(?P<verb>pass(?:es|ed|ing)?|succeed(?:s|ed)?|"
+        r"lint(?:er|ing)?|type[- ]?checks?|type[- ]?checking|type[- ]?checker|types|mypy|ruff|"
+        r"pytest|jest|eslint|flake8|pylint|pyright|clippy|prettier|tsc|ci|pipeline))\b"
+        r"(?:[^.\n]|\.(?=\w)){0,40}?\b(?P<verb>pass(?:es|ed|ing)?|succeed(?:s|ed)?|"
         r"success(?:ful(?:ly)?)?|(?:is |are |all )?green|(?:are |is )?(?:all )?ok|clean|"
-        r"work(?:s|ing)?)\b",
+        r"work(?:s|ing)?|(?:(?:reports?|reported|found|finds|shows?|showed|gives?|gave|"
+        r"returns?|returned|prints?|printed|has)\s+|:\s*)(?:no|zero|0)\s+(?:errors?|"
+        r"issues?|problems?|findings?|diagnostics?|failures?))\b",
         r"\b(?P<verb>pass(?:es|ed|ing)?)\s+(?:all\s+)?(?:the\s+|its\s+|our\s+)?"
         r"(?P<subject>tests?|checks?|specs?|test suite|lint(?:ing)?|type[- ]?checks?)\b",
         r"\b(?P<subject>everything|all)\s+(?:is\s+)?(?P<verb>green)\b",
@@ -45,7 +48,7 @@ PACK = Pack(
     ),
     subjects=(
         ("type", r"type|mypy|tsc|pyright"),
-        ("lint", r"lint|ruff|eslint|flake8|pylint"),
+        ("lint", r"lint|ruff|eslint|flake8|pylint|clippy|prettier"),
         ("build", r"build|compil"),
         ("test", r"test|spec|pytest|jest"),
     ),
