@@ -632,8 +632,9 @@ class CompletionController:
             return action
         first_stop = not task.chain and task.end_reason is None
         if first_stop and not msg.without_answer and await self._trivial(session, task, msg.answer):
+            answered = (*task.answers, msg.answer[:ANSWERS_BUDGET])[-_ANSWERS_KEPT:]
             session.state.task, action = end_without_review(
-                task,
+                msgspec.structs.replace(task, answers=answered),
                 "skipped",
                 "Not reviewed: a short first answer that claims nothing, on a request that"
                 " names no check, file or attachment, with no tool activity.",

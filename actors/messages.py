@@ -1045,6 +1045,10 @@ class ReportCard(Message, frozen=True, kw_only=True):
     """Why later reviews asked no judge: its citation was rejected ("": they did not stop)."""
     assumptions: tuple[str, ...] = ()
     """The pre-analysis's open assumptions: what it took as given, not a requirement."""
+    request: str = ""
+    """The request under review, bounded (its head and its tail), so the card stands alone."""
+    answer: str = ""
+    """The latest answer, bounded likewise ("" before the agent answered)."""
 
     @property
     def rechecks(self) -> int:

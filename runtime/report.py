@@ -11,6 +11,7 @@ the findings, which are labelled as judgements — by a rule or by the judge mod
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -232,6 +233,11 @@ def card_text(card: ReportCard, *, session: str, warnings: Sequence[str] = ()) -
         lines.append(f"  rounds: {card.rounds_used} of {card.max_rounds}")
     if card.end_reason and card.end_reason not in {"pass", None} and card.end_reason != decision:
         lines.append(f"  stopped: {end_reason_text(card.end_reason)}")
+    if card.request:
+        lines.append(f"  request: {card.request}")
+    if card.answer:
+        label = f" ({card.chain[-1].label})" if card.chain else ""
+        lines.append(f"  answer{label}: {card.answer}")
     if card.chain and not card.one_shot:
         lines.append(f"  reviewer: {reviewer_text(card)}")
     if len(card.chain) > 1:
@@ -300,6 +306,14 @@ def _e(text: object) -> str:
     return html.escape(redact(str(text)), quote=True)
 
 
+_INLINE_CODE = re.compile(r"`([^`\n]+)`")
+
+
+def _md(text: object) -> str:
+    """``text`` escaped, with its `inline code` shown as code (not as backticks)."""
+    return _INLINE_CODE.sub(lambda m: f"<code>{m.group(1)}</code>", _e(text))
+
+
 _ORDER = (
     "need_fix",
     "need_evidence",
@@ -336,6 +350,16 @@ def _card_section(
     if card.chain and not card.one_shot:
         facts.append(f"reviewer: {_e(reviewer_text(card))}")
     parts.append(f'<p class="muted">{" · ".join(facts)}</p>')
+    if card.request:
+        parts.append(
+            f'<p><b>Request:</b></p><blockquote class="asked">{_md(card.request)}</blockquote>'
+        )
+    if card.answer:
+        label = f" ({_e(card.chain[-1].label)})" if card.chain else ""
+        parts.append(
+            f'<p><b>Final answer{label}:</b></p><blockquote class="answered">'
+            f"{_md(card.answer)}</blockquote>"
+        )
     if len(card.chain) > 1:
         parts.append(f'<p class="muted">markers: {_e(MARKER_LEGEND)}</p>')
     if card.quotes:
@@ -347,12 +371,12 @@ def _card_section(
         parts.append("<tr><th>#</th><th>requirement and problem</th><th>evidence</th></tr>")
         for n, f in enumerate(card.findings, 1):
             evidence = "<br>".join(
-                f'<span class="id">{_e(eid)}</span>: {_e(card.cited.get(eid, "(see ledger)"))}'
+                f'<span class="id">{_e(eid)}</span>: {_md(card.cited.get(eid, "(see ledger)"))}'
                 for eid in f.evidence
             )
-            recheck = f"<br><i>recheck:</i> {_e(f.recheck)}" if f.recheck else ""
+            recheck = f"<br><i>recheck:</i> {_md(f.recheck)}" if f.recheck else ""
             parts.append(
-                f"<tr><td>{n}</td><td><b>{_e(f.requirement)}</b><br>{_e(f.problem)}{recheck}"
+                f"<tr><td>{n}</td><td><b>{_md(f.requirement)}</b><br>{_md(f.problem)}{recheck}"
                 f'<br><span class="judgement">judgement by {_e(_judged_by(f))}</span></td>'
                 f"<td>{evidence or '—'}</td></tr>"
             )
@@ -385,7 +409,7 @@ def _card_section(
                 else ""
             )
             parts.append(
-                f"<tr><td>{_e(c.item)}</td><td>{_e(c.requirement)}</td><td>{_e(status)}{note}"
+                f"<tr><td>{_e(c.item)}</td><td>{_md(c.requirement)}</td><td>{_e(status)}{note}"
                 f"</td><td class=id>{_e(', '.join(c.evidence) or '—')}</td></tr>"
             )
         parts.append("</table>")
@@ -461,7 +485,7 @@ def card_html(
             first = card.findings[0].requirement if card.findings else ""
             rows.append(
                 f'<tr><td><span class="badge {_e(decision)}">{_e(decision)}</span></td>'
-                f'<td><a href="#{anchor}">{_e(name)}</a></td><td>{_e(first)}</td></tr>'
+                f'<td><a href="#{anchor}">{_e(name)}</a></td><td>{_md(first)}</td></tr>'
             )
         index = (
             '<nav aria-label="index"><table><tr><th>decision</th><th>session</th>'

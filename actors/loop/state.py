@@ -22,7 +22,21 @@ from donecheck.actors.messages import (
     UsageSummary,
 )
 
-__all__ = ["Limits", "TaskState", "card_of"]
+__all__ = ["CARD_ANSWER_CHARS", "CARD_REQUEST_CHARS", "Limits", "TaskState", "bounded", "card_of"]
+
+CARD_REQUEST_CHARS = 600
+CARD_ANSWER_CHARS = 1_200
+"""How much of the request and of the latest answer a card shows (head and tail)."""
+
+
+def bounded(text: str, limit: int) -> str:
+    """``text`` on one line within ``limit`` characters: its head and its tail."""
+    line = " ".join(text.split())
+    if len(line) <= limit:
+        return line
+    head = limit * 2 // 3
+    tail = limit - head - 3
+    return f"{line[:head].rstrip()} … {line[-tail:].lstrip()}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,4 +121,6 @@ def card_of(state: TaskState, max_rounds: int, usage: UsageSummary | None = None
         temperature=state.temperature,
         judge_stopped=state.judge_stopped,
         assumptions=state.assumptions,
+        request=bounded(state.request, CARD_REQUEST_CHARS),
+        answer=bounded(state.answers[-1], CARD_ANSWER_CHARS) if state.answers else "",
     )

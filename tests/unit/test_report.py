@@ -73,3 +73,23 @@ def test_html_is_escaped_and_self_contained() -> None:
     assert "Findings (judgements)" in page and "judgement by judge model" in page
     assert "<link" not in page and "http" not in page  # nothing fetched from anywhere
     assert "1 session(s): 1 pass" in page
+
+
+def test_a_card_stands_alone_with_its_request_and_answer_bounded() -> None:
+    import msgspec
+
+    from donecheck.actors.loop.state import CARD_ANSWER_CHARS, TaskState, card_of
+
+    request = "Fix `add()` in calc.py. " + "Context line. " * 200 + "Then run `pytest -q`."
+    answer = "Done: " + "details " * 500 + "and all tests pass."
+    state = TaskState(session_id="s", request_id="r", request=request, answers=("A", answer))
+    card = card_of(msgspec.structs.replace(state, chain=CARD.chain), 2)
+    assert card.request.startswith("Fix `add()` in calc.py.") and card.request.endswith(
+        "Then run `pytest -q`."
+    )
+    assert len(card.answer) <= CARD_ANSWER_CHARS and card.answer.endswith("all tests pass.")
+    text = card_text(card, session="s")
+    assert "\n  request: Fix `add()`" in text and "\n  answer (A2): Done:" in text
+    page = card_html([("s", card, [])])
+    assert "<code>add()</code>" in page and "<code>pytest -q</code>" in page
+    assert "Final answer (A2):" in page

@@ -123,3 +123,9 @@ def test_the_report_reads_as_a_reader_wants_it(
     # a font stack that has CJK glyphs, and the Chinese card in the page
     assert "Noto Sans CJK SC" in read.style and "WenQuanYi Micro Hei" in read.style
     assert re.search("[\u4e00-\u9fff]{4}", text), "the Chinese example's card"
+    # each card stands alone: the request and the final answer in it, code shown as
+    # code (no literal backticks), a masked check never named with its mask
+    assert text.count("Request:") == len(ids) and text.count("Final answer") == len(ids)
+    assert "`" not in text
+    assert "<code>python -m pytest -q</code>" in dom
+    assert "make sure the test suite passes" in text  # the need_fix example's request
