@@ -29,6 +29,11 @@ if "pymupdf" not in sys.modules:
 
 import pymupdf  # noqa: E402  # after the guard above, on purpose
 
+# PyMuPDF 1.26+ prints a hint to install pymupdf_layout on stdout (which would reach a
+# parse worker's frames); DoneCheck reads without the layout model on purpose
+if hasattr(pymupdf, "no_recommend_layout"):
+    pymupdf.no_recommend_layout()
+
 __all__ = ["plain_settings", "pymupdf"]
 
 

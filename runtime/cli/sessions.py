@@ -51,14 +51,45 @@ def run(args: argparse.Namespace) -> int:
         for item in found:
             print(json.dumps(item, ensure_ascii=False))
         return EXIT_OK
-    print(f"{'SESSION':<40} {'DECISION':<14} {'ROUNDS':>6} {'END':<12} {'AGE':>5}  REQUEST")
-    for item in found:
-        age = _age(now - item["updated_at"]) if item["updated_at"] else "?"
-        print(
-            f"{item['session_id']:<40} {item['decision'] or '-':<14} {item['rounds_used']:>6} "
-            f"{item['end_reason'] or '-':<12} {age:>5}  {item['request'][:60]}"
-        )
+    for line in table(found, now):
+        print(line)
     return EXIT_OK
+
+
+def table(found: list[dict[str, Any]], now: float) -> list[str]:
+    """The sessions as aligned columns, each as wide as its longest cell; an empty
+    list says so (and what makes a session) instead of a bare header."""
+    if not found:
+        return [
+            "No sessions yet: a session appears when an agent's hook or an API client"
+            " posts its first event to this service."
+        ]
+    rows = [
+        (
+            str(item["session_id"]),
+            str(item["decision"] or "-"),
+            str(item["rounds_used"]),
+            str(item["end_reason"] or "-"),
+            _age(now - item["updated_at"]) if item["updated_at"] else "?",
+            " ".join(str(item["request"]).split())[:60],
+        )
+        for item in found
+    ]
+    head = ("SESSION", "DECISION", "ROUNDS", "END", "AGE", "REQUEST")
+    widths = [max(len(r[i]) for r in (head, *rows)) for i in range(5)]
+    right = {2, 4}
+    return [
+        "  ".join(
+            [
+                *(
+                    cell.rjust(widths[i]) if i in right else cell.ljust(widths[i])
+                    for i, cell in enumerate(row[:5])
+                ),
+                row[5],
+            ]
+        ).rstrip()
+        for row in (head, *rows)
+    ]
 
 
 def _age(seconds: float) -> str:

@@ -120,3 +120,34 @@ def test_the_summary_line_counts_every_decision() -> None:
         "5 transcripts: 2 pass, 1 skipped, 1 need_fix, 1 could not be reviewed"
         " — 3 may stop, 1 would be sent back or reported"
     )
+
+
+def test_the_sessions_table_fits_its_ids_and_says_when_empty() -> None:
+    from donecheck.runtime.cli.sessions import table
+
+    assert table([], 0.0)[0].startswith("No sessions yet")
+    long_id = "claude-code-0f8e2b4c-9a61-4c1d-8e3f-2b7d9c0a4e51-subagent-7"
+    rows = [
+        {
+            "session_id": long_id,
+            "decision": "need_fix",
+            "rounds_used": 1,
+            "end_reason": None,
+            "updated_at": 100.0,
+            "request": "Fix add()\nin calc.py",
+        },
+        {
+            "session_id": "s1",
+            "decision": None,
+            "rounds_used": 0,
+            "end_reason": "pass",
+            "updated_at": None,
+            "request": "Hi",
+        },
+    ]
+    head, first, second = table(rows, 220.0)
+    # every column starts where its header does, however long an id is
+    for line in (first, second):
+        assert line.index("need_fix" if line is first else "-") == head.index("DECISION")
+    assert first.startswith(long_id + "  ") and first.endswith("Fix add() in calc.py")
+    assert "2m" in first and "?" in second
