@@ -9,6 +9,7 @@ malformed transcript, a missing file — the other inputs are still handled),
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 
 from donecheck.runtime.cli import (
@@ -63,6 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.argv = list(argv) if argv is not None else sys.argv[1:]  # as typed, for re-running
     try:
         code: int = args.func(args)
     except KeyboardInterrupt:

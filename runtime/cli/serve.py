@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 import time
 from pathlib import Path
@@ -30,7 +31,8 @@ def add(commands: Any) -> None:
             "in this process with --in-process) and serve its HTTP API: sessions, events, "
             "stops, reports, statistics, and the Claude Code hook endpoint. The URL and "
             "token are written to a per-user runtime file that 'donecheck hook' reads. "
-            "The OpenAPI document is at /openapi.json. Stop with Ctrl-C."
+            "The OpenAPI document is at /openapi.json. Stop with Ctrl-C, or --stop for a"
+            " --daemon."
         ),
         epilog=(
             "Listens on 127.0.0.1 by default. Any other --host needs a bearer token: "
@@ -67,6 +69,25 @@ def add(commands: Any) -> None:
         "holding the service's token (repeatable; default: none — gates run commands as "
         "the service's user)",
     )
+    kept = serve.add_argument_group(
+        "keeping it running",
+        "A hook needs the service running. --daemon starts it in the background and"
+        " returns once it serves (its runtime file holds its pid); --stop stops it;"
+        " --systemd-unit prints a systemd user unit that keeps it running across"
+        " logins and reboots.",
+    )
+    kept.add_argument("--daemon", action="store_true", help="start in the background")
+    kept.add_argument(
+        "--log-file",
+        default=None,
+        help="where a --daemon service writes its log (default: beside the runtime file)",
+    )
+    kept.add_argument("--stop", action="store_true", help="stop the running service")
+    kept.add_argument(
+        "--systemd-unit",
+        action="store_true",
+        help="print a systemd user unit for these options, and exit",
+    )
     add_judge_options(serve)
     serve.set_defaults(func=run)
 
@@ -88,6 +109,16 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         error(str(exc))
         return EXIT_INPUT
+    if args.stop or args.daemon or args.systemd_unit:
+        from donecheck.runtime.cli import daemon
+
+        argv = getattr(args, "argv", None) or ["serve"]
+        if args.stop:
+            return daemon.stop(args)
+        if args.systemd_unit:
+            print(daemon.systemd_unit(argv), end="")
+            return EXIT_OK
+        return daemon.daemon(args, argv)
     # There is always a token: gates run only for a caller that shows it (the runtime
     # file holds it, and donecheck hook sends it); every route needs it only beyond
     # loopback or with --require-token.
@@ -180,6 +211,13 @@ def run(args: argparse.Namespace) -> int:
             lifespan="off",
         )
     )
+
+    def stopped(signum: int, _frame: object) -> None:
+        raise KeyboardInterrupt  # so the runtime file is removed and the actors shut down
+
+    # uvicorn shuts down on SIGTERM and then raises it again: without a handler that
+    # would end the process before the cleanup below (`serve --stop`, systemd)
+    signal.signal(signal.SIGTERM, stopped)
     try:
         server.run(sockets=[listener])
     except KeyboardInterrupt:  # uvicorn hands the Ctrl-C it handled back: a normal stop
