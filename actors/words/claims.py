@@ -286,15 +286,47 @@ def has_code(text: str) -> bool:
     return strip_pasted_code(text).split() != strip_code(text).split()
 
 
+_ABBREVIATION = re.compile(
+    r"(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|esp|z\.\s?B|d\.\s?h|bzw|usw|ca|ggf|evtl|inkl|"
+    r"p\.\s?ex|c\.-à-d|env|p\.\s?ej|aprox|ecc|ad\s?es|p\.\s?es|т\.\s?е|т\.\s?д|напр)\.)$",
+    re.I,
+)
+_GOES_ON = re.compile(r"[a-zà-ÿа-я0-9`'\"(/._-]")
+"""How a sentence goes on after an abbreviation: in lower case, a digit, code, a path."""
+_ORDINAL = re.compile(r"\b\d{1,2}\.$")
+_MONTH = re.compile(
+    r"(?:Januar|Jänner|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|"
+    r"Dezember|Jan|Feb|Mär|Apr|Jun|Jul|Aug|Sep|Sept|Okt|Nov|Dez)\b\.?"
+)
+
+
+def _sentence_breaks(text: str, start: int = 0, stop: int | None = None) -> Iterator[re.Match[str]]:
+    """The sentence breaks of ``text``, but those after an abbreviation the sentence
+    goes on from ("e.g. calc.py", "z.B. test_a.py") and after a German ordinal date
+    ("am 3. Mai")."""
+    end = len(text) if stop is None else stop
+    for brk in _SENTENCE_END.finditer(text, start, end):
+        before = text[max(0, brk.start() - 12) : brk.start()]
+        after = text[brk.end() : brk.end() + 12]
+        if "\n" in brk.group() or not brk.group() or not after:
+            yield brk  # a line break, or a CJK mark, always ends one
+        elif _ABBREVIATION.search(before) and _GOES_ON.match(after):
+            continue
+        elif _ORDINAL.search(before) and _MONTH.match(after):
+            continue
+        else:
+            yield brk
+
+
 def sentences(text: str) -> list[str]:
     """``text`` without code blocks, split into sentences (any of the languages)."""
-    return [part.strip() for part in _SENTENCE_END.split(strip_code(text)) if part.strip()]
+    return [part for _, part in _sentence_spans(strip_code(text))]
 
 
 def _sentence_spans(text: str) -> Iterator[tuple[int, str]]:
     """The sentences of ``text`` (code already stripped) with where each starts."""
     pos = 0
-    for brk in [*_SENTENCE_END.finditer(text), None]:
+    for brk in [*_sentence_breaks(text), None]:
         stop = brk.start() if brk else len(text)
         part = text[pos:stop]
         if part.strip():
@@ -954,7 +986,7 @@ def _role(text: str, at: int, end: int) -> bool | None:
     changed all the same ("remove the import from utils.py"), ``None`` when they say
     neither and the verbs decide. Read within the sentence."""
     start = max(0, at - _ROLE_REACH)
-    for stop_mark in _SENTENCE_END.finditer(text, start, at):
+    for stop_mark in _sentence_breaks(text, start, at):
         start = stop_mark.end()
     stop = min(len(text), end + _ROLE_REACH)
     marked = text[start:at] + "\x00" + text[end:stop]

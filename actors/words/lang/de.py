@@ -38,8 +38,17 @@ PACK = Pack(
     approved=(
         r"\b(?:(?:der|die|das)\s+)?(?P<subject>[\wäöüß-]+(?:\s+[\wäöüß-]+){0,2}?)\s+"
         r"(?:wurde|ist|wurden|sind)\s+(?:(?:bereits|jetzt|offiziell|nun|schon)\s+)?"
+        r"(?:(?:am|im|seit)\s+(?:\d{1,2}\.\s+)?[\wäöüß]+\s+)?"
         r"(?:(?:von|vom|durch)\s+(?:der\s+|dem\s+|den\s+|die\s+)?[\wäöüß-]+\s+)?"
         r"(?:genehmigt|freigegeben|abgenommen|bewilligt)\b",
+        # the active voice: "Der Vorstand hat das Budget (am 3. Mai) genehmigt"
+        r"\b(?!(?:niemand|keiner|keine|kein|weder|noch|nicht)\b)[\wäöüß-]+\s+(?:hat|haben)\s+"
+        r"(?:(?:den|die|das)\s+)?(?P<subject>[\wäöüß-]+)\s+"
+        r"(?:(?:bereits|offiziell|nun|schon)\s+)?(?:(?:am|im|seit)\s+(?:\d{1,2}\.\s+)?"
+        r"[\wäöüß]+\s+)?(?:genehmigt|freigegeben|abgenommen|bewilligt)\b",
+        r"\b(?!(?:niemand|keiner|keine|kein|weder|noch|nicht)\b)[\wäöüß-]+\s+"
+        r"(?:genehmigte|genehmigten|bewilligte|bewilligten)\s+"
+        r"(?:(?:den|die|das)\s+)?(?P<subject>[\wäöüß-]+)",
         r"\b(?:Genehmigung|Freigabe)\s+(?:für\s+(?:den |die |das )?(?P<subject>[\wäöüß-]+)\s+)?"
         r"(?:wurde\s+)?(?:erteilt|liegt vor)\b",
     ),
