@@ -655,6 +655,9 @@ class FailedCheck(Message, frozen=True, kw_only=True):
     """The pass after it that came only from weakened tests."""
     nothing_since: Operation | None = None
     """The latest later run of the same check that proved nothing (masked, hollow)."""
+    unmasked: str = ""
+    """The check's own command, without what masked its status ("pytest -q" of
+    "pytest -q || true"); "" when the run was not masked."""
 
 
 class UnresolvedError(Message, frozen=True, kw_only=True):

@@ -52,6 +52,7 @@ from donecheck.actors.evidence.runner import (
     tool_error,
 )
 from donecheck.actors.evidence.scope import scope_of
+from donecheck.actors.evidence.shell import check_segments
 from donecheck.actors.evidence.writes import edits_of, script_runs
 from donecheck.actors.messages import (
     ApprovalStatement,
@@ -581,6 +582,7 @@ def base_view(
             summary=run_summary(op, reports, results),
             weakened=_weakened_run(w) if (w := _weakening_of(weak, op)) is not None else None,
             nothing_since=_nothing_since(ops_, op),
+            unmasked=" && ".join(check_segments(op.command)) if op.caveat and op.command else "",
         )
         for op in unsettled
     ]

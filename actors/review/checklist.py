@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from donecheck.actors.messages import Finding, Verdict
 from donecheck.actors.review.gates import is_defect
-from donecheck.actors.review.preanalysis import request_view
+from donecheck.actors.review.requestview import request_view
 
 __all__ = ["ANSWERS_BUDGET", "earlier_answers", "round_label", "steer_message"]
 

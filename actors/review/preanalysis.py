@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import msgspec
 
@@ -39,6 +38,7 @@ from donecheck.actors.messages import (
     Material,
 )
 from donecheck.actors.redact import redact
+from donecheck.actors.review.requestview import RequestView, request_view
 from donecheck.actors.review.verdicts import json_objects
 from donecheck.actors.words.claims import sentences, strip_pasted_code
 from donecheck.actors.words.lang import PACKS
@@ -56,9 +56,6 @@ __all__ = [
 
 MAX_ITEMS = 20
 ITEM_CHARS = 300
-LONG_REQUEST_CHARS = 12_000
-HEAD_CHARS = 4_000
-TAIL_CHARS = 6_000
 _PER_MATERIAL = 12
 
 _ITEM = re.compile(
@@ -79,31 +76,6 @@ def _clip(text: str, limit: int = ITEM_CHARS) -> str:
 
 
 # ---------------------------------------------------------------- the request
-
-
-@dataclass(frozen=True, slots=True)
-class RequestView:
-    """The request as a model is shown it: whole, or its tail and its head."""
-
-    tail: str
-    head: str = ""
-    omitted: int = 0
-
-    @property
-    def whole(self) -> bool:
-        return not self.head
-
-
-def request_view(request: str, limit: int = LONG_REQUEST_CHARS) -> RequestView:
-    """A very long request (a pasted dump) becomes its tail — where the last,
-    target request is — and its head, which may hold a checklist."""
-    if len(request) <= limit:
-        return RequestView(tail=request)
-    return RequestView(
-        tail=request[-TAIL_CHARS:],
-        head=request[:HEAD_CHARS],
-        omitted=len(request) - HEAD_CHARS - TAIL_CHARS,
-    )
 
 
 _URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+", re.I)

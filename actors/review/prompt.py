@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from donecheck.actors.messages import Acceptance, EvidenceView, Material, ReviewRequest
 from donecheck.actors.redact import redact
-from donecheck.actors.review.preanalysis import request_view
+from donecheck.actors.review.requestview import request_view
 from donecheck.actors.review.verdicts import Given
 from donecheck.parsers.render import Rendering, render_materials
 

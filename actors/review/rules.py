@@ -41,7 +41,6 @@ import re
 from collections.abc import Collection, Iterable, Sequence, Set
 from dataclasses import dataclass, field
 
-from donecheck.actors.evidence.shell import check_segments
 from donecheck.actors.messages import (
     Acceptance,
     AttachmentRef,
@@ -289,9 +288,7 @@ def failed_checks(view: EvidenceView, claims: Sequence[CheckClaim]) -> Found:
             problem += f" Yet the answer says {_quote(claimed)}"
         # a masked line names its check alone: "`pytest -q || true` passes" would read
         # as a fact (that line does exit 0), and the recheck must not hand the mask back
-        check = op.command or ""
-        if op.caveat and (segments := check_segments(check)):
-            check = " && ".join(segments)
+        check = failed.unmasked or op.command or ""
         unmasked = " (on its own, with nothing after it that hides its exit status)"
         out.append(
             (
