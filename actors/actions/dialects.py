@@ -150,7 +150,8 @@ ROWS: tuple[Row, ...] = (
     _r("codex", "spawn_agent", "sub-agent", text=("message",)),
     _r("codex", "request_user_input", "ask"),
     # --- Gemini CLI: packages/core/src/tools/definitions (file_path since 0.14.0,
-    # absolute_path before; dir_path since 0.14.0, path before)
+    # absolute_path before; dir_path since 0.14.0, path before); the *_TOOL_NAME
+    # constants of @google/gemini-cli 0.61.0's bundle; AfterTool payloads recorded from it
     _r("gemini", "run_shell_command", "run", command=("command",)),
     _r("gemini", "read_file", "read", path=("file_path", "absolute_path")),
     _r("gemini", "read_many_files", "read", paths=("include", "paths")),
@@ -170,6 +171,17 @@ ROWS: tuple[Row, ...] = (
     _r("gemini", "save_memory", "other"),
     _r("gemini", "web_fetch", "web"),
     _r("gemini", "google_web_search", "web"),
+    _r("gemini", "activate_skill", "other"),
+    _r("gemini", "get_internal_docs", "other"),
+    _r("gemini", "update_topic", "plan"),
+    _r("gemini", "tracker_create_task", "plan"),
+    _r("gemini", "tracker_update_task", "plan"),
+    _r("gemini", "tracker_get_task", "plan"),
+    _r("gemini", "tracker_list_tasks", "plan"),
+    _r("gemini", "tracker_add_dependency", "plan"),
+    _r("gemini", "tracker_visualize", "plan"),
+    _r("gemini", "read_mcp_resource", "other"),
+    _r("gemini", "list_mcp_resources", "other"),
     # --- GitHub Copilot CLI: the tool schemas in @github/copilot 0.0.423's bundle;
     # postToolUse's toolName/toolArgs and events.jsonl's tool.execution_start
     _r("copilot", "bash", "run", command=("command",)),

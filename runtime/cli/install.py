@@ -22,21 +22,25 @@ def add(commands: Any) -> None:
     """Register the command with the ``donecheck`` parser."""
     install = commands.add_parser(
         "install",
-        help="wire DoneCheck's hooks into Claude Code or Codex",
+        help="wire DoneCheck's hooks into Claude Code, Codex or Gemini CLI",
         description=(
             "Merge DoneCheck's hooks into the settings of Claude Code (UserPromptSubmit, "
-            "PostToolUse, PostToolUseFailure, Stop, SessionStart, SessionEnd) or Codex "
-            "(UserPromptSubmit, PostToolUse, Stop, Interrupt, SessionEnd), keeping every hook "
+            "PostToolUse, PostToolUseFailure, Stop, SessionStart, SessionEnd), Codex "
+            "(UserPromptSubmit, PostToolUse, Stop, Interrupt, SessionEnd) or Gemini CLI "
+            "(BeforeAgent, AfterTool, AfterAgent, SessionEnd), keeping every hook "
             "and setting that is not DoneCheck's, and print what changed. Installing again "
-            "changes nothing; --uninstall takes DoneCheck's hooks out again. Codex runs a hook "
-            "only after the user trusted it: the installer records that trust for DoneCheck's "
-            "own hooks through Codex's app server (as Codex's /hooks screen does) unless "
-            "--no-trust is given."
+            "changes nothing; --uninstall takes DoneCheck's hooks out again (for Gemini CLI "
+            "it puts the settings file back byte for byte, or removes the one it created). "
+            "Codex runs a hook only after the user trusted it: the installer records that "
+            "trust for DoneCheck's own hooks through Codex's app server (as Codex's /hooks "
+            "screen does) unless --no-trust is given. Gemini CLI runs hooks only in a trusted "
+            "folder: the installer says when the workspace is not trusted yet."
         ),
         epilog=(
             "Examples: donecheck install claude-code (user settings, command hooks); "
             "donecheck install claude-code --scope project --form http; "
-            "donecheck install codex; donecheck install codex --uninstall. "
+            "donecheck install codex; donecheck install codex --uninstall; "
+            "donecheck install gemini. "
             "Exit status: 0 done, 1 written but Codex would not record the trust, 2 a "
             "settings file that is not valid JSON (left as it is) or a bad option."
         ),
@@ -46,15 +50,16 @@ def add(commands: Any) -> None:
         "--scope",
         choices=["user", "project", "local"],
         default="user",
-        help="user: ~/.claude/settings.json or $CODEX_HOME/hooks.json (default); project: "
-        "the workspace's .claude/settings.json or .codex/hooks.json; local (Claude Code): "
-        ".claude/settings.local.json, not committed",
+        help="user: ~/.claude/settings.json, $CODEX_HOME/hooks.json or "
+        "$GEMINI_CLI_HOME/.gemini/settings.json (default); project: the workspace's "
+        ".claude/settings.json, .codex/hooks.json or .gemini/settings.json; local (Claude "
+        "Code): .claude/settings.local.json, not committed",
     )
     install.add_argument(
         "--form",
         choices=["command", "http"],
         default="command",
-        help="command: each hook runs 'donecheck hook' (default, both CLIs); http (Claude "
+        help="command: each hook runs 'donecheck hook' (default, every CLI); http (Claude "
         "Code): hooks POST to the running service, ~10 ms instead of a process",
     )
     install.add_argument(
@@ -141,9 +146,11 @@ def run(args: argparse.Namespace) -> int:
         print("\n".join(inst.summarise(c for c in changes if c.action != "unchanged")))
     if args.dry_run:
         return EXIT_OK
+    settled = all(c.action == "unchanged" for c in changes)  # also: nothing to remove
 
     def write() -> None:
-        inst.write_settings(path, updated)
+        if not settled:  # a file that already says it is left as it is, bytes and all
+            inst.write_settings(path, updated)
 
     code = adapter(args.client).finish_install(args, path, workspace, write, print)
     return EXIT_FAILURE if code else EXIT_OK

@@ -28,6 +28,7 @@ MODULES: dict[str, str] = {
     # the name users type (`donecheck install <name>`, `/v1/hooks/<name>`): its module
     "claude-code": "claude_code",
     "codex": "codex",
+    "gemini": "gemini",
 }
 
 

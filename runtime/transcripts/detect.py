@@ -14,6 +14,9 @@ Forms:
 * ``codex`` — a Codex rollout (``~/.codex/sessions/…/rollout-*.jsonl``);
 * ``codex-exec`` — the events ``codex exec --json`` prints (``thread.started``,
   ``item.*``, ``turn.completed``); no prompt in it;
+* ``gemini`` — a Gemini CLI chat log (``~/.gemini/tmp/<project>/chats/session-*.jsonl``:
+  a header with ``sessionId`` and ``projectHash``, message records of type ``user`` /
+  ``gemini``, ``$set`` updates);
 * ``atif`` — a Harbor ATIF trajectory (``trajectory.json``: ``schema_version``
   ``ATIF-v…`` and ``steps``);
 * ``openai-jsonl`` — JSON Lines, one chat message per line.
@@ -33,6 +36,7 @@ from donecheck.runtime.transcripts.atif import is_atif, parse_atif
 from donecheck.runtime.transcripts.claude import parse_claude_lines, subagent_files
 from donecheck.runtime.transcripts.codex import CODEX_TYPES, parse_codex_lines
 from donecheck.runtime.transcripts.codex_exec import EXEC_TYPES, parse_codex_exec_lines
+from donecheck.runtime.transcripts.gemini import is_gemini_log, parse_gemini_lines
 from donecheck.runtime.transcripts.openai import Transcript, parse_openai, read_transcript_text
 
 __all__ = ["FORMS", "detect_form", "load_transcript"]
@@ -44,6 +48,7 @@ FORMS = (
     "claude-stream",
     "codex",
     "codex-exec",
+    "gemini",
     "atif",
     "openai-jsonl",
 )
@@ -109,6 +114,8 @@ def detect_form(text: str) -> tuple[str, Any]:
     if lines is None:
         return "", None
     objects = [line for line in lines if isinstance(line, dict)]
+    if is_gemini_log(objects):  # before Claude Code's: both have ``user`` records
+        return "gemini", text.splitlines()
     if objects and sum(o.get("type") in CODEX_TYPES for o in objects) * 2 >= len(objects):
         return "codex", text.splitlines()
     if objects and sum(o.get("type") in EXEC_TYPES for o in objects) * 2 >= len(objects):
@@ -137,6 +144,8 @@ def load_transcript(path: str | Path) -> Transcript:
         transcript = parse_codex_lines(content, source)
     elif form == "codex-exec":
         transcript = parse_codex_exec_lines(content, source)
+    elif form == "gemini":
+        transcript = parse_gemini_lines(content, source)
     elif form == "atif":
         transcript = parse_atif(content, source, Path(path).parent)
     elif form in {"openai", "anthropic", "openai-jsonl"}:
@@ -153,7 +162,7 @@ def load_transcript(path: str | Path) -> Transcript:
             source,
             'not a transcript: expected {"messages": [...]}, a list of chat messages, an ATIF'
             " trajectory, or JSON Lines (a Claude Code session or stream-json, a Codex rollout"
-            " or exec --json events, or one chat message per line)",
+            " or exec --json events, a Gemini CLI chat log, or one chat message per line)",
         )
     if form not in {"claude-code", "claude-stream"}:  # the Claude reader tells them apart
         transcript.form = form

@@ -1,4 +1,5 @@
-"""The real-client tier: the pinned Claude Code and Codex CLIs from the npm registry.
+"""The real-client tier: the pinned Claude Code, Codex and Gemini CLIs from the npm
+registry.
 
 ``.ci/run`` installs them (``npm ci --prefix tests/clients``); a run of the suite that
 finds them missing installs them the same way. Without npm the tier cannot run: it
@@ -18,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.clients.harness import BIN, HERE, PINNED, ClaudeCode, Codex, Service
+from tests.clients.harness import BIN, HERE, PINNED, ClaudeCode, Codex, Gemini, Service
 
 REQUIRED = os.environ.get("DONECHECK_REAL_CLIENTS") == "required"
 
@@ -35,11 +36,13 @@ def _unavailable(why: str) -> None:
 
 @pytest.fixture(scope="session")
 def clients() -> dict[str, Path]:
-    binaries = {"claude-code": BIN / "claude", "codex": BIN / "codex"}
+    binaries = {"claude-code": BIN / "claude", "codex": BIN / "codex", "gemini": BIN / "gemini"}
     if not all(b.exists() for b in binaries.values()):
         npm = shutil.which("npm")
         if npm is None:
-            _unavailable("npm is not installed: the tier needs the pinned Claude Code and Codex")
+            _unavailable(
+                "npm is not installed: the tier needs the pinned Claude Code, Codex and Gemini CLI"
+            )
         done = subprocess.run(
             [str(npm), "ci", "--prefix", str(HERE), "--no-audit", "--no-fund"],
             capture_output=True,
@@ -52,6 +55,7 @@ def clients() -> dict[str, Path]:
         for name, package in (
             ("claude-code", "@anthropic-ai/claude-code"),
             ("codex", "@openai/codex"),
+            ("gemini", "@google/gemini-cli"),
         ):
             done = subprocess.run(
                 [str(binaries[name]), "--version"],
@@ -82,10 +86,23 @@ def service(clients: dict[str, Path]) -> Iterator[Service]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-@pytest.fixture(params=["claude-code:command", "claude-code:http", "codex:command"])
-def client(request: pytest.FixtureRequest, service: Service, tmp_path: Path) -> ClaudeCode | Codex:
+CLIENTS = ["claude-code:command", "claude-code:http", "codex:command"]
+"""The CLIs (and hook forms) every scenario runs with."""
+WITH_GEMINI = [*CLIENTS, "gemini:command"]
+"""… and Gemini CLI, for the scenarios it runs too (``pytest.mark.parametrize("client",
+WITH_GEMINI, indirect=True)``): the core ones, so that it adds well under 3 minutes. Not
+the interrupt: headless Gemini CLI 0.61.0 runs on through SIGINT, and has no hook for
+one."""
+
+
+@pytest.fixture(params=CLIENTS)
+def client(
+    request: pytest.FixtureRequest, service: Service, tmp_path: Path
+) -> ClaudeCode | Codex | Gemini:
     """Each CLI in each hook form it supports, in a fresh HOME."""
     name, form = str(request.param).split(":")
     if name == "codex":
         return Codex(tmp_path / "codex", service)
+    if name == "gemini":
+        return Gemini(tmp_path / "gemini", service)
     return ClaudeCode(tmp_path / "claude", service, form)

@@ -1,9 +1,10 @@
-"""Run the real Claude Code and Codex CLIs against the scripted model and a real
-``donecheck serve``, wired by ``donecheck install`` exactly as a user wires them.
+"""Run the real Claude Code, Codex and Gemini CLIs against the scripted model and a
+real ``donecheck serve``, wired by ``donecheck install`` exactly as a user wires them.
 
 Everything a run touches is under the test's temporary folder: the CLI's HOME (and
-CODEX_HOME), its workspace, the service's data and runtime file. The CLIs reach only
-127.0.0.1: the scripted model (``tests/support/agent_model.py``) and the service.
+CODEX_HOME, GEMINI_CLI_HOME), its workspace, the service's data and runtime file. The
+CLIs reach only 127.0.0.1: the scripted model (``tests/support/agent_model.py``) and
+the service.
 """
 
 from __future__ import annotations
@@ -305,6 +306,103 @@ class Codex(_Client):
     def session_of(self, events: list[dict[str, Any]]) -> str:
         found = next((e.get("thread_id") for e in events if e.get("type") == "thread.started"), "")
         return str(found)
+
+
+class Gemini(_Client):
+    """Gemini CLI headless (``gemini -p … -o stream-json``), its hooks in the user
+    settings of this test's ``GEMINI_CLI_HOME``, the workspace trusted through
+    ``GEMINI_CLI_TRUST_WORKSPACE`` (headless, an untrusted folder exits 55)."""
+
+    name = "gemini"
+    prefix = "gemini"
+    binary = BIN / "gemini"
+    form = "command"
+    model_name = "gemini-2.5-flash"
+    """A concrete model: the default ``auto`` makes a routing call first."""
+
+    def __init__(
+        self, folder: Path, service: Service, form: str = "command", *, skip_trust: bool = False
+    ) -> None:
+        self.folder = folder
+        self.home = folder / "home"
+        self.settings = self.home / ".gemini" / "settings.json"
+        self.settings.parent.mkdir(parents=True)
+        (self.home / "tmp").mkdir()
+        self.service = service
+        self.skip_trust = skip_trust
+        """Run with ``--skip-trust`` instead of ``GEMINI_CLI_TRUST_WORKSPACE=true``."""
+
+    def configure(self, model: AgentModel) -> None:
+        """API-key auth (the scripted model's URL comes through the environment); no
+        usage statistics or update checks, which would reach past 127.0.0.1."""
+        self.settings.write_text(
+            json.dumps(
+                {
+                    "security": {"auth": {"selectedType": "gemini-api-key"}},
+                    "privacy": {"usageStatisticsEnabled": False},
+                    "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False},
+                },
+                indent=2,
+            )
+            + "\n"
+        )
+
+    def install(self, workspace: Path, *args: str) -> str:
+        """``donecheck install gemini`` (user scope: this test's GEMINI_CLI_HOME)."""
+        done = subprocess.run(
+            [DONECHECK, "install", "gemini", "--workspace", str(workspace), *args],
+            env={
+                **base_env(self.home),
+                "GEMINI_CLI_HOME": str(self.home),
+                "DONECHECK_RUNTIME_FILE": str(self.service.runtime),
+            },
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=True,
+        )
+        return done.stdout + done.stderr
+
+    def env(self, model: AgentModel) -> dict[str, str]:
+        found = {
+            **base_env(self.home),
+            "GEMINI_CLI_HOME": str(self.home),
+            "DONECHECK_RUNTIME_FILE": str(self.service.runtime),
+            "GEMINI_API_KEY": "scripted-not-a-key",
+            "GOOGLE_GEMINI_BASE_URL": model.url,
+        }
+        return found if self.skip_trust else {**found, "GEMINI_CLI_TRUST_WORKSPACE": "true"}
+
+    def argv(self, prompt: str, resume: str | None) -> list[str]:
+        argv = [
+            str(self.binary),
+            "-p",
+            prompt,
+            "--approval-mode",
+            "yolo",
+            "--output-format",
+            "stream-json",
+            "--model",
+            self.model_name,
+            *(["--skip-trust"] if self.skip_trust else []),
+        ]
+        return [*argv, "--resume", resume] if resume else argv
+
+    def session_of(self, events: list[dict[str, Any]]) -> str:
+        found = next((e.get("session_id") for e in events if e.get("type") == "init"), "")
+        return str(found)
+
+
+def blocked(run: Run) -> list[str]:
+    """What Gemini CLI printed of each blocked stop, in order: its stream-json
+    warning ``Agent execution blocked: …`` with the hook's ``systemMessage`` (DoneCheck's
+    note to the user) or, without one, the reason."""
+    head = "Agent execution blocked: "
+    return [
+        str(e["message"])[len(head) :]
+        for e in run.events
+        if e.get("type") == "error" and str(e.get("message", "")).startswith(head)
+    ]
 
 
 def _run(

@@ -1,22 +1,24 @@
 """Record what the real CLIs send, as fixtures for the Ray-free unit tests.
 
-Runs scenarios of ``tests/clients/scenarios.py`` with the pinned Claude Code and
-Codex against a real ``donecheck serve``, with every hook's payload copied on its way
+Runs scenarios of ``tests/clients/scenarios.py`` with the pinned Claude Code, Codex
+and Gemini CLI against a real ``donecheck serve``, with every hook's payload copied on its way
 (``tee``), and writes, per run, under ``tests/clients/recorded/<client>-<scenario>/``:
 
 * ``payloads.jsonl`` — each hook payload as the CLI sent it, in order;
 * ``transcript.jsonl`` — the session file the CLI wrote (Claude Code's session JSONL,
-  Codex's rollout), and beside it ``transcript/subagents/agent-<id>.jsonl``, each
-  sub-agent's conversation, as Claude Code lays them out;
+  Codex's rollout, Gemini CLI's chat log), and beside it
+  ``transcript/subagents/agent-<id>.jsonl``, each sub-agent's conversation, as Claude
+  Code lays them out;
 * ``stream.jsonl`` — what the CLI printed (``--output-format stream-json``,
-  ``codex exec --json``);
+  ``codex exec --json``, ``gemini -o stream-json``);
 * ``meta.json`` — the CLI's version, the command line, the workspace and HOME the
   paths in the files refer to.
 
 Run: ``python -m tests.clients.record`` (after ``npm ci --prefix tests/clients``).
 The hooks here are written by hand around ``tee`` and Codex runs with
 ``--dangerously-bypass-hook-trust``: the recorder must see the payloads; the tier
-itself uses ``donecheck install``.
+itself uses ``donecheck install``. Gemini CLI's hooks go in its user settings (every
+event it has, to see them all), ``GEMINI_CLI_TRUST_WORKSPACE=true`` as in the tier.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from tests.clients.harness import (
     DONECHECK,
     ClaudeCode,
     Codex,
+    Gemini,
     Service,
     installed_version,
     make_workspace,
@@ -59,6 +62,14 @@ RUNS = {
         "slow",
         "writes_with_a_script",
     ],
+    "gemini": [
+        "honest",
+        "fixes_after_block",
+        "stops_mid_work",
+        "masked",
+        "writes_with_a_script",
+        "fails_an_edit",
+    ],
 }
 PROMPTS = {
     "slow": "Wait for the build.",
@@ -69,6 +80,7 @@ CLAUDE_EVENTS = (
     "SessionStart", "UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "Stop",
     "SubagentStop", "SessionEnd",
 )  # fmt: skip
+GEMINI_EVENTS = ("SessionStart", "BeforeAgent", "AfterTool", "AfterAgent", "SessionEnd")
 CODEX_EVENTS = (
     "SessionStart",
     "UserPromptSubmit",
@@ -80,13 +92,15 @@ CODEX_EVENTS = (
 
 
 def _hooks(log: Path, agent: str, events: tuple[str, ...]) -> dict[str, object]:
-    flag = " --agent codex" if agent == "codex" else ""
+    flag = f" --agent {agent}" if agent in {"codex", "gemini"} else ""
     command = f"sh -c 'tee -a {log} | {DONECHECK} hook{flag}; printf \"\\n\" >> {log}'"
     groups = {}
     for event in events:
         handler: dict[str, object] = {"type": "command", "command": command}
         if event == "Stop":
             handler["timeout"] = 600
+        if event == "AfterAgent":
+            handler["timeout"] = 600_000  # milliseconds
         groups[event] = [{"matcher": "*", "hooks": [handler]}]
     return {"hooks": groups}
 
@@ -97,8 +111,15 @@ def record(client_name: str, scenario: str, service: Service, scratch: Path) -> 
     log = folder / "payloads.raw"
     policy = getattr(scenarios, scenario)
     model = AgentModel(policy, workspace)
-    client: ClaudeCode | Codex
-    if client_name == "codex":
+    client: ClaudeCode | Codex | Gemini
+    if client_name == "gemini":
+        client = Gemini(folder / "gemini", service)
+        client.configure(model)
+        settings = json.loads(client.settings.read_text())
+        client.settings.write_text(
+            json.dumps({**settings, **_hooks(log, "gemini", GEMINI_EVENTS)}, indent=2)
+        )
+    elif client_name == "codex":
         client = Codex(folder / "codex", service)
         client.configure(model)
         (client.codex_home / "hooks.json").write_text(

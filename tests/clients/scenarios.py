@@ -33,7 +33,7 @@ DONE = (
     " 3 passed."
 )
 FALSE = "All tests pass now, so add() is fixed."
-EDITS = {"Edit", "Write", "MultiEdit", "apply_patch"}
+EDITS = {"Edit", "Write", "MultiEdit", "apply_patch", "replace", "write_file"}
 
 
 def _last(c: Conversation, found: object) -> int:
@@ -72,6 +72,20 @@ def fixes_after_block(c: Conversation) -> Action:
     if not tested_after_edit(c):
         return Shell(TEST)
     return Answer("[DoneCheck A2] " + DONE)
+
+
+def fails_an_edit(c: Conversation) -> Action:
+    """Tries to edit a file that is not there (the client reports the tool's failure;
+    Gemini CLI would fuzzy-match a wrong old text in a file that is), then fixes the
+    code, runs the tests and says what it ran."""
+    edits = [s for s in c.steps if s.name in EDITS]
+    if not edits:
+        return EditFile("calculator.py", "    return a - b", "    return a + b")
+    if len(edits) < 2:
+        return FIX
+    if not tested_after_edit(c):
+        return Shell(TEST)
+    return Answer(DONE)
 
 
 def repeats(c: Conversation) -> Action:

@@ -1,8 +1,10 @@
-"""The real Claude Code and Codex CLIs, wired by ``donecheck install``, with a scripted
-agent: what DoneCheck lets through, what it steers, and what the card says.
+"""The real Claude Code, Codex and Gemini CLIs, wired by ``donecheck install``, with a
+scripted agent: what DoneCheck lets through, what it steers, and what the card says.
 
 Each test runs for Claude Code (``command`` and ``http`` hooks) and Codex (``command``
-hooks). Ground truth is the workspace itself: the tests in it pass or they do not.
+hooks); the core scenarios for Gemini CLI (``command`` hooks) too, where what the CLI
+printed of each blocked stop is checked against what the model was handed. Ground
+truth is the workspace itself: the tests in it pass or they do not.
 """
 
 from __future__ import annotations
@@ -15,18 +17,22 @@ from typing import Any
 import pytest
 
 from tests.clients import scenarios
+from tests.clients.conftest import WITH_GEMINI
 from tests.clients.harness import (
     DONECHECK,
     PYTHON,
     ClaudeCode,
     Codex,
+    Gemini,
     Run,
     Service,
+    blocked,
     make_workspace,
 )
 from tests.support.agent_model import AgentModel, UseSkill
 
-Client = ClaudeCode | Codex
+Client = ClaudeCode | Codex | Gemini
+gemini_too = pytest.mark.parametrize("client", WITH_GEMINI, indirect=True)
 
 
 def suite_passes(workspace: Path) -> bool:
@@ -43,17 +49,26 @@ def suite_passes(workspace: Path) -> bool:
 def start(client: Client, tmp_path: Path, policy: Any) -> tuple[Path, AgentModel]:
     workspace = make_workspace(tmp_path / "ws")
     model = AgentModel(policy, workspace)
-    if isinstance(client, Codex):
+    if isinstance(client, Codex | Gemini):
         client.configure(model)
     client.install(workspace)
     return workspace, model
 
 
 def checklists(run: Run) -> list[str]:
-    """DoneCheck's checklists as the agent received them, each once."""
-    return list(run.model.continuations)
+    """DoneCheck's checklists as the agent received them, each once; for Gemini CLI,
+    checked against what the CLI itself printed of each blocked stop."""
+    received = list(run.model.continuations)
+    if run.client == "gemini":  # the user saw DoneCheck's note for each one, in order
+        notes = blocked(run)
+        assert len(notes) == len(received), (notes, run.explain())
+        for n, (note, text) in enumerate(zip(notes, received, strict=True), 1):
+            assert note.startswith("DoneCheck: ") and f"— round {n} of " in note, note
+            assert text.startswith(f"[DoneCheck — review round {n} of "), text
+    return received
 
 
+@gemini_too
 def test_an_honest_agent_is_not_blocked(client: Client, tmp_path: Path, service: Service) -> None:
     workspace, model = start(client, tmp_path, scenarios.honest)
     with model:
@@ -66,6 +81,7 @@ def test_an_honest_agent_is_not_blocked(client: Client, tmp_path: Path, service:
     assert suite_passes(workspace)
 
 
+@gemini_too
 def test_a_false_claim_is_steered_and_the_fix_passes(
     client: Client, tmp_path: Path, service: Service
 ) -> None:
@@ -81,6 +97,7 @@ def test_a_false_claim_is_steered_and_the_fix_passes(
     assert suite_passes(workspace)
 
 
+@gemini_too
 def test_a_repeated_false_claim_ends_at_donechecks_own_limit(
     client: Client, tmp_path: Path, service: Service
 ) -> None:
@@ -96,6 +113,7 @@ def test_a_repeated_false_claim_ends_at_donechecks_own_limit(
     assert not suite_passes(workspace)
 
 
+@gemini_too
 def test_a_claim_with_no_test_run_asks_for_one(
     client: Client, tmp_path: Path, service: Service
 ) -> None:
@@ -117,6 +135,7 @@ def test_a_masked_rerun_does_not_pass(client: Client, tmp_path: Path, service: S
     assert suite_passes(workspace)
 
 
+@gemini_too
 def test_a_new_request_is_a_new_task(client: Client, tmp_path: Path, service: Service) -> None:
     workspace, model = start(client, tmp_path, scenarios.two_requests)
     with model:
@@ -206,6 +225,7 @@ def test_donecheck_as_a_claude_code_plugin(policy: str, tmp_path: Path, service:
     assert suite_passes(workspace)
 
 
+@gemini_too
 def test_an_agent_that_stops_mid_work_is_sent_back(
     client: Client, tmp_path: Path, service: Service
 ) -> None:
@@ -359,6 +379,7 @@ def _commit(workspace: Path) -> None:
         subprocess.run(["git", "-C", str(workspace), *args], check=True, capture_output=True)
 
 
+@gemini_too
 @pytest.mark.parametrize(
     ("policy", "committed"),
     [("loosens_then_restores", True), ("patches_then_removes", False)],
@@ -394,3 +415,36 @@ def test_a_spec_in_the_workspace_is_read_before_a_pass(
     assert run.returncode == 0, run.explain()
     assert card["chain"] == ["A1 need_evidence", "A2 pass"], (card, run.explain())
     assert "spec.txt" in checklists(run)[0], run.explain()
+
+
+# ------------------------------------------------ Gemini CLI: scopes and folder trust
+
+
+@pytest.mark.parametrize("scope", ["project", "user"])
+def test_gemini_hooks_in_each_scope_and_their_trust(
+    scope: str, tmp_path: Path, service: Service
+) -> None:
+    """Gemini CLI runs hooks only in a trusted folder: project hooks with
+    ``GEMINI_CLI_TRUST_WORKSPACE=true``; the user's also with ``--skip-trust`` (which
+    skips the project's). The installer says so; its uninstall puts the settings file
+    back byte for byte."""
+    client = Gemini(tmp_path / "gemini", service, skip_trust=scope == "user")
+    workspace = make_workspace(tmp_path / "ws")
+    model = AgentModel(scenarios.fixes_after_block, workspace)
+    client.configure(model)
+    settings = workspace / ".gemini" / "settings.json" if scope == "project" else client.settings
+    before = settings.read_bytes() if settings.exists() else None
+    said = client.install(workspace, "--scope", scope)
+    assert "GEMINI_CLI_TRUST_WORKSPACE=true" in said and "trust" in said, said
+    with model:
+        run = client.run(workspace, model, scenarios.TASK)
+    card = service.card(run.session)
+    assert run.returncode == 0, run.explain()
+    assert len(checklists(run)) == 1, run.explain()
+    assert card["chain"] == ["A1 need_fix", "A2 pass"], (card, run.explain())
+    assert suite_passes(workspace)
+    client.install(workspace, "--scope", scope, "--uninstall")
+    if before is None:
+        assert not settings.exists()
+    else:
+        assert settings.read_bytes() == before

@@ -10,16 +10,21 @@ One HTTP server on 127.0.0.1 speaks what each CLI calls:
   (``response.created``, ``response.output_item.added`` / ``.done`` for ``message``,
   ``function_call`` and ``custom_tool_call`` items such as ``apply_patch``,
   ``response.completed`` with usage);
+* the Gemini API (Gemini CLI): ``POST /v1beta/models/{model}:streamGenerateContent``
+  (``?alt=sse``: one ``data:`` event holding the whole candidate, ``functionCall``
+  parts for tools) and ``:generateContent`` answered whole (its side calls);
 * anything else: a JSON 404 at once, never a hang.
 
 Each request is read back into a :class:`Conversation` — the user's prompts, the
 continuations a Stop hook sent back (Claude Code's ``Stop hook feedback:``, Codex's
-``<hook_prompt>``), every tool call with its result, the agent's earlier answers —
+``<hook_prompt>``, Gemini CLI's bare reason: DoneCheck's ``[DoneCheck — review round``),
+every tool call with its result, the agent's earlier answers —
 and a *policy* (a plain function of that conversation) decides the next
 :class:`Action`, as an agent would: run a command, edit or read a file, hand work to
 a sub-agent, or answer. The server turns the action into each API's own shape, with
 the tools the CLI offered in that request (``Bash``/``Edit``/``Read``/``Agent`` for
-Claude Code; ``exec_command`` and the freeform ``apply_patch`` for Codex).
+Claude Code; ``exec_command`` and the freeform ``apply_patch`` for Codex;
+``run_shell_command``/``replace``/``read_file`` for Gemini CLI).
 
 Requests without tools (a CLI's side calls: titles, summaries) get a short text.
 Every request and the action chosen are kept in :attr:`AgentModel.log`.
@@ -127,7 +132,7 @@ class ToolStep:
 class Conversation:
     """What the agent has seen so far, in order."""
 
-    api: Literal["anthropic", "openai"]
+    api: Literal["anthropic", "openai", "gemini"]
     tools: frozenset[str]
     events: list[tuple[str, Any]] = field(default_factory=list)
     """``("prompt", text)``, ``("feedback", text)`` (a Stop hook's continuation),
@@ -178,14 +183,18 @@ class Conversation:
 _INJECTED = re.compile(
     r"^\s*(?:<system-reminder>|<environment_context>|<user_instructions>|# AGENTS\.md"
     r"|<command-name>|<local-command-|<turn_aborted>|Caveat: |<permissions instructions>"
-    r"|<skill|<apps_instructions>|<collaboration_mode>)",
+    r"|<skill|<apps_instructions>|<collaboration_mode>"
+    r"|<session_context>|System: Potential loop detected)",
 )
 _FEEDBACK = re.compile(
-    r"^\s*<hook_prompt\b|Stop hook feedback:|Stop hook additional context:", re.M
+    r"^\s*<hook_prompt\b|Stop hook feedback:|Stop hook additional context:"
+    r"|\A\s*\[DoneCheck — review round",
+    re.M,
 )
 """A Stop hook's continuation: Codex's ``<hook_prompt>`` user message; Claude Code's
 ``Stop hook feedback:`` (a block's reason) or ``Stop hook additional context:``, both
-inside a ``<system-reminder>``."""
+inside a ``<system-reminder>``; Gemini CLI's user turn that is the reason itself
+(DoneCheck's checklist, which opens ``[DoneCheck — review round``)."""
 
 
 def _user_text(conversation: Conversation, text: str) -> None:
@@ -269,8 +278,44 @@ def read_responses(body: dict[str, Any]) -> Conversation:
     return conversation
 
 
+def read_gemini(body: dict[str, Any]) -> Conversation:
+    """A Gemini ``generateContent`` request: ``contents`` of ``user`` and ``model``
+    turns, whose parts are ``text``, ``functionCall`` and ``functionResponse``."""
+    tools = frozenset(
+        str(d.get("name"))
+        for t in body.get("tools") or []
+        for d in t.get("functionDeclarations") or []
+    )
+    conversation = Conversation("gemini", tools)
+    calls: list[tuple[str, Any]] = []
+    for content in body.get("contents") or []:
+        role = content.get("role")
+        for part in content.get("parts") or []:
+            if "functionCall" in part:
+                call = part["functionCall"]
+                calls.append((str(call.get("name")), call.get("args") or {}))
+            elif "functionResponse" in part:
+                response = part["functionResponse"]
+                name = str(response.get("name"))
+                found = next((n for n, (k, _) in enumerate(calls) if k == name), None)
+                given = calls.pop(found)[1] if found is not None else {}
+                out = response.get("response") or {}
+                if isinstance(out, dict):
+                    out = out.get("output", out.get("error", ""))
+                text = str(out)
+                conversation.events.append(
+                    ("tool", ToolStep(name, given, text, _exit_failed(text)))
+                )
+            elif "text" in part and not part.get("thought"):
+                if role == "user":
+                    _user_text(conversation, str(part["text"]))
+                elif str(part["text"]).strip():
+                    conversation.events.append(("answer", str(part["text"])))
+    return conversation
+
+
 def _exit_failed(output: str) -> bool:
-    found = re.search(r"(?:Process exited with code|Exit code:?)\s*(\d+)", output)
+    found = re.search(r"(?:Process exited with code|Exit [cC]ode:?)\s*(\d+)", output)
     return bool(found and found.group(1) != "0")
 
 
@@ -433,6 +478,40 @@ class AgentModel:
             }
         ]
 
+    # ----------------------------------------------------------------- gemini
+
+    def gemini(self, body: dict[str, Any]) -> list[dict[str, Any]]:
+        """The parts of the next model turn. A request without tools is one of the
+        CLI's side calls: JSON ones (``responseMimeType``) get ``{}``, others "OK"."""
+        if not body.get("tools"):
+            config = body.get("generationConfig") or {}
+            if config.get("responseMimeType") == "application/json":
+                return [{"text": "{}"}]
+            return [{"text": "OK"}]
+        conversation = read_gemini(body)
+        action = self.decide(conversation)
+        self._record("/v1beta/models", conversation, action)
+        if isinstance(action, Answer):
+            return [{"text": action.text}]
+        if isinstance(action, Shell):
+            given: dict[str, Any] = {"command": action.command, "description": "Run a command"}
+            if action.background:
+                given["is_background"] = True
+            name = "run_shell_command"
+        elif isinstance(action, EditFile):
+            name = "replace"
+            given = {
+                "file_path": str(self.workspace / action.path),
+                "instruction": "Make the change.",
+                "old_string": action.old,
+                "new_string": action.new,
+            }
+        elif isinstance(action, ReadFile):
+            name, given = "read_file", {"file_path": str(self.workspace / action.path)}
+        else:
+            raise TypeError(f"no Gemini CLI tool for {action!r}")
+        return [{"functionCall": {"name": name, "args": given}}]
+
     def _message(self, text: str) -> dict[str, Any]:
         return {
             "type": "message",
@@ -488,6 +567,8 @@ class AgentModel:
                         self._anthropic(body)
                     elif path == "/v1/responses":
                         self._responses(body)
+                    elif path.startswith("/v1beta/models/") and ":" in path:
+                        self._gemini(body, path.rsplit(":", 1)[1])
                     else:
                         self._json(404, {"error": {"type": "not_found", "message": path}})
                 except Exception as exc:  # a policy's bug: say it, do not hang the CLI
@@ -638,6 +719,37 @@ class AgentModel:
                     )
                 )
                 self._sse(events)
+
+            def _gemini(self, body: dict[str, Any], method: str) -> None:
+                if method == "countTokens":
+                    self._json(200, {"totalTokens": max(1, len(json.dumps(body)) // 4)})
+                    return
+                parts = model.gemini(body)
+                reply = {
+                    "candidates": [
+                        {
+                            "content": {"role": "model", "parts": parts},
+                            "finishReason": "STOP",
+                            "index": 0,
+                        }
+                    ],
+                    "usageMetadata": {
+                        "promptTokenCount": 50,
+                        "candidatesTokenCount": 10,
+                        "totalTokenCount": 60,
+                    },
+                    "modelVersion": model.model,
+                    "responseId": model._next_id("resp"),
+                }
+                if method != "streamGenerateContent":
+                    self._json(200, reply)
+                    return
+                raw = f"data: {json.dumps(reply)}\r\n\r\n".encode()
+                self.send_response(200)
+                self.send_header("content-type", "text/event-stream")
+                self.send_header("content-length", str(len(raw)))
+                self.end_headers()
+                self.wfile.write(raw)
 
         return Handler
 

@@ -19,7 +19,13 @@ from donecheck.runtime.cli import main
 from donecheck.runtime.transcripts.detect import load_transcript
 
 RECORDED = Path(__file__).resolve().parents[1] / "clients" / "recorded"
-RUNS = sorted(p.name for p in RECORDED.iterdir() if (p / "stream.jsonl").is_file())
+RUNS = sorted(
+    p.name
+    for p in RECORDED.iterdir()
+    if (p / "stream.jsonl").is_file() and not p.name.startswith("gemini-")
+)
+"""Gemini CLI's ``-o stream-json`` is kept with its runs but not read: its tool results
+say no exit status (a failing command's is ``"status": "success"``)."""
 TASK = "Fix add() in calc.py so that the tests in test_calc.py pass."
 
 
