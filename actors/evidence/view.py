@@ -505,6 +505,50 @@ class ViewParts:
     """What the base view's caps cut."""
 
 
+_OUTPUT_SUFFIXES = frozenset({".log", ".txt", ".out", ".xml", ".json", ".html", ".lcov"})
+"""What a check writes of its own run (``pytest | tee test.log``, ``--junitxml``)."""
+_INERT_SUFFIXES = frozenset({".log", ".patch", ".diff", ".orig", ".rej"})
+_DOC_SUFFIXES = frozenset({".md", ".rst", ".adoc"})
+_DOC_NAMES = re.compile(r"(?i)^(?:changelog|changes|history|news|license|authors|notice)\b")
+_CACHES = frozenset({".pytest_cache", "__pycache__", ".mypy_cache", ".ruff_cache", ".cache"})
+_ELSEWHERE = re.compile(r"^(?:/tmp/|/var/tmp/|~/|/root/\.|/home/[^/]+/\.)")
+"""Absolute paths no project run reads: scratch space and the agent's own dot folders
+(``~/.claude/plans/``)."""
+_TEST_DATA = re.compile(r"(?:^|/)(?:tests?|fixtures?|testdata|spec)(?:/|$)", re.I)
+
+
+def _can_change_runs(writes: Sequence[Edit], ops: Sequence[Operation]) -> list[Edit]:
+    """The writes that can change what a check run checked — those after a passing run
+    make it stale. Not: a check's own log or report (written by its own command), a
+    log, a patch of the change, a cache, scratch space or the agent's own notes, and
+    documentation no check reads (a doctest of it makes it count)."""
+    checks = [op for op in ops if op.check is not None and op.command]
+    own = {op.call_seq for op in checks}
+    commands = " ".join(op.command or "" for op in checks).lower()
+    kept = []
+    for edit in writes:
+        path = edit.path
+        if path is None:
+            kept.append(edit)
+            continue
+        name = path.replace("\\", "/").rstrip("/")
+        base = name.rsplit("/", 1)[-1]
+        suffix = "." + base.rsplit(".", 1)[-1].lower() if "." in base else ""
+        if edit.seq in own and suffix in _OUTPUT_SUFFIXES:
+            continue  # the run's own log or report
+        if suffix in _INERT_SUFFIXES or set(name.split("/")) & _CACHES:
+            continue
+        if _ELSEWHERE.match(name):
+            continue
+        documentation = (suffix in _DOC_SUFFIXES or _DOC_NAMES.match(base)) and not (
+            _TEST_DATA.search(name) or "doctest" in commands or base.lower() in commands
+        )
+        if documentation:
+            continue
+        kept.append(edit)
+    return kept
+
+
 def build_view(
     entries: Sequence[LedgerEntry],
     request: EvidenceRequest,
@@ -595,7 +639,8 @@ def base_view(
             for op in ops_
         )
     ]
-    last_edit = writes[-1] if writes else None
+    relevant = _can_change_runs(writes, ops_)
+    last_edit = relevant[-1] if relevant else None
     passing = {
         category: capped(
             "passing",
