@@ -370,7 +370,7 @@ def _flag_notes(kind: str, argv: Sequence[str]) -> tuple[str, str]:
 # ----------------------------------------------------------------- narrowed runs
 
 _NAMED_SUBSET = {  # flags that pick tests by name, marker or history, or leave some out
-    "-k", "-m", "--run", "-run", "--testNamePattern", "-t", "--grep", "--fgrep", "--filter",
+    "-k", "-m", "-run", "--testNamePattern", "-t", "--grep", "--fgrep", "--filter",
     "--deselect", "--ignore", "--ignore-glob", "-skip", "--skip", "--exclude-tag", "--tag",
     "--testPathIgnorePatterns", "--lf", "--last-failed", "--sw", "--stepwise", "--only",
     "--onlyChanged", "--changed", "--changedSince", "--onlyFailures", "--only-failures",
@@ -380,7 +380,20 @@ _NO_VALUE = {
     "--lf", "--last-failed", "--sw", "--stepwise", "--onlyChanged", "--changed",
     "--onlyFailures", "--only-failures",
 }  # fmt: skip
-_NAMED_SUBSET_BY_KIND = {"ctest": {"-R", "-E", "-L", "-LE"}}
+_NAMED_SUBSET_BY_KIND = {"ctest": {"-R", "-E", "-L", "-LE"}, "go test": {"--run"}}
+_VALUES_BY_KIND = {
+    # options whose value is no test selector (skipped, and never read as one)
+    "pytest": {
+        "-W", "-p", "--tb", "--durations", "--maxfail", "-n", "--numprocesses", "--cov",
+        "--cov-report", "--cov-config", "--junitxml", "--junit-xml", "--basetemp",
+        "--log-level", "--log-cli-level", "--import-mode", "--timeout", "-r", "--color",
+        "--rootdir", "--dist", "--html", "--capture", "--count", "--reruns",
+    },
+    "unittest": {"-s", "-t", "-p", "--start-directory", "--top-level-directory", "--pattern"},
+    "cargo test": {"--test-threads", "--format", "--logfile", "--color", "-Z"},
+}  # fmt: skip
+_OWN_CONFIG = re.compile(r"^(?:\./)?(?:pytest\.ini|pyproject\.toml|tox\.ini|setup\.cfg)$")
+"""``pytest -c`` naming the project's own configuration file: the suite's own."""
 _CARGO_VALUES = {
     "-p", "--package", "--features", "-F", "--test", "--bin", "--example", "--bench",
     "--target", "-j", "--jobs", "--manifest-path", "--profile", "--target-dir", "--color",
@@ -405,10 +418,18 @@ def _narrowed(kind: str, argv: Sequence[str]) -> str:
     if kind == "cargo test":  # the filter is the first word after the subcommand
         args = args[2:] if args[:2] == ["nextest", "run"] else args[1:]
     after_dashes = False
+    values = _VALUES_BY_KIND.get(kind, set())
+    skip = False
     for i, arg in enumerate(args):
         flag = arg.split("=", 1)[0]
+        if skip:
+            skip = False
+            continue
         if arg == "--":
             after_dashes = True
+            continue
+        if flag in values:
+            skip = "=" not in arg  # its value is the next word
             continue
         glued = next((f for f in _GLUED if arg.startswith(f) and len(arg) > len(f)), None)
         if glued is not None and kind in {"pytest", "tox", "nox"}:  # -knot_add, -mslow
@@ -421,8 +442,11 @@ def _narrowed(kind: str, argv: Sequence[str]) -> str:
             if inner:
                 return f"its options were overridden (`addopts={override}`): {inner}"
             continue
-        if flag in {"-c", "--config-file", "--rootdir", "--confcutdir"} and kind == "pytest":
+        if flag in {"-c", "--config-file", "--confcutdir"} and kind == "pytest":
             value = arg.partition("=")[2] or "".join(args[i + 1 : i + 2])
+            if flag != "--confcutdir" and _OWN_CONFIG.match(value):
+                skip = "=" not in arg
+                continue
             return f"it ran with another configuration (`{flag} {value}`): not the suite's own"
         if flag in selectors:
             value = (
