@@ -500,6 +500,61 @@ def _unwrap(head: str, rest: list[str]) -> list[str]:
     return rest[_LEADING_VALUE.get(head, 0) :]
 
 
+_RUNNER_VALUES: dict[str, frozenset[str]] = {
+    # `X run [options] cmd`: the options that take a value, per environment manager
+    "uv": frozenset({"--with", "--with-requirements", "--with-editable", "--python", "-p",
+                     "--package", "--extra", "--group", "--env-file", "--directory",
+                     "--project", "--index", "--index-url", "-w"}),
+    "conda": frozenset({"-n", "--name", "-p", "--prefix", "--cwd"}),
+    "coverage": frozenset({"--source", "--rcfile", "--omit", "--include", "--context",
+                           "--data-file"}),
+    "docker": frozenset({"-e", "--env", "--env-file", "-w", "--workdir", "-u", "--user",
+                         "-v", "--volume", "--name", "--entrypoint", "-p", "--publish",
+                         "--network", "-l", "--label", "--platform", "--mount"}),
+}  # fmt: skip
+_RUNNER_VALUES["mamba"] = _RUNNER_VALUES["micromamba"] = _RUNNER_VALUES["conda"]
+_NODE_BINS = frozenset(
+    {"vitest", "jest", "mocha", "ava", "playwright", "cypress", "tsc", "eslint", "prettier",
+     "stylelint", "karma", "tsx", "ts-node", "biome"}
+)  # fmt: skip
+"""Binaries a package manager runs by name (``yarn vitest run``), as ``npx`` does."""
+
+
+def _options_off(argv: list[str], takes_value: frozenset[str]) -> list[str]:
+    """``argv`` without its leading options (and the values of those that take one)."""
+    while argv and argv[0].startswith("-") and argv[0] != "-":
+        argv = argv[2:] if argv[0] in takes_value else argv[1:]
+    return argv
+
+
+def _in_place(head: str, argv: list[str]) -> list[str] | None:
+    """What an environment manager or a container runs here, or ``None`` when ``argv``
+    is no such command: ``conda run -n dev pytest``, ``coverage run -m pytest``,
+    ``nix develop -c pytest``, ``docker compose run --rm app pytest``."""
+    sub = argv[1] if len(argv) > 1 else ""
+    if head in {"conda", "mamba", "micromamba"} and sub == "run":
+        return _options_off(argv[2:], _RUNNER_VALUES[head])
+    if head == "coverage" and sub == "run":
+        rest = _options_off(argv[2:], _RUNNER_VALUES["coverage"])
+        return rest[1:] if rest[:1] == ["-m"] else rest
+    if head == "nix" and sub in {"develop", "shell"}:
+        for flag in ("-c", "--command"):
+            if flag in argv:
+                return argv[argv.index(flag) + 1 :]
+        return None
+    compose = argv[1:2] == ["compose"] and head == "docker"
+    if compose or head == "docker-compose":
+        rest = argv[2:] if compose else argv[1:]
+        if rest[:1] in (["run"], ["exec"]):
+            rest = _options_off(rest[1:], _RUNNER_VALUES["docker"])
+            return rest[1:] if len(rest) > 1 else None  # the service, then its command
+        return None
+    if head == "docker" and sub in {"run", "exec"}:
+        rest = _options_off(argv[2:], _RUNNER_VALUES["docker"])
+        return rest[1:] if len(rest) > 1 else None  # the image or container, then its command
+    return None
+
+
 def strip_wrappers(argv: list[str] | tuple[str, ...], *, keep_path: bool = False) -> list[str]:
     """``FOO=1 timeout 60 uv run python -m pytest -q`` → ``pytest -q`` (with
     ``keep_path``, the program as written: ``./pytest``, ``.venv/bin/pytest``)."""
@@ -515,7 +570,13 @@ def strip_wrappers(argv: list[str] | tuple[str, ...], *, keep_path: bool = False
             argv = _unwrap(head, argv[1:])
             changed = True
         elif head in {"uv", "poetry", "pipenv", "pdm", "hatch", "rye"} and argv[1:2] == ["run"]:
-            argv = argv[2:]
+            argv = _options_off(argv[2:], _RUNNER_VALUES.get(head, frozenset()))
+            changed = True
+        elif (inner := _in_place(head, argv)) is not None and inner:
+            argv = inner
+            changed = True
+        elif head in {"yarn", "pnpm", "bun"} and argv[1:2] and argv[1] in _NODE_BINS:
+            argv = argv[1:]
             changed = True
         elif head in {"npx", "bunx", "pnpx"}:
             argv = [a for a in argv[1:] if a not in {"--yes", "-y", "--no-install"}]

@@ -118,6 +118,7 @@ _WITH_SUB = {
     },
     "dotnet": {"test": "dotnet test", "build": "dotnet build"},
     "mvn": {"test": "mvn test", "verify": "mvn verify", "package": "mvn package"},
+    "mvnw": {"test": "mvn test", "verify": "mvn verify", "package": "mvn package"},
     "gradle": {"test": "gradle test", "check": "gradle check", "build": "gradle build"},
     "gradlew": {"test": "gradle test", "check": "gradle check", "build": "gradle build"},
     "bazel": {"test": "bazel test", "build": "bazel build"},
@@ -170,6 +171,8 @@ def _segment_kind(argv: Sequence[str]) -> str | None:
         return script
     if head in _DIRECT:
         return _DIRECT[head]
+    if program_of(head) == "python" and argv[1:3] and argv[1].endswith("manage.py"):
+        return "django test" if len(argv) > 2 and argv[2] == "test" else None
     if head == "ruff":
         return "ruff" if sub in {"", "check"} or sub.startswith("-") or "--check" in argv else None
     if head in {"black", "isort", "prettier"}:
