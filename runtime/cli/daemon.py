@@ -17,7 +17,7 @@ from pathlib import Path
 
 from donecheck.runtime.cli.common import EXIT_FAILURE, EXIT_OK, error
 
-__all__ = ["START_S", "child_argv", "daemon", "stop", "systemd_unit", "where"]
+__all__ = ["START_S", "alive", "child_argv", "daemon", "stop", "systemd_unit", "where"]
 
 START_S = 120.0
 """How long ``--daemon`` waits for the service to announce itself (Ray starts in ~10 s)."""
@@ -42,7 +42,8 @@ def child_argv(argv: Sequence[str]) -> list[str]:
     return [sys.executable, "-m", "donecheck.runtime.cli", "serve", *kept]
 
 
-def _alive(pid: int) -> bool:
+def alive(pid: int) -> bool:
+    """Whether a process ``pid`` exists (one of another user's counts)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -59,7 +60,7 @@ def daemon(args: argparse.Namespace, argv: Sequence[str]) -> int:
 
     path = where(args)
     running = read_endpoint(path)
-    if running is not None and _alive(running.pid):
+    if running is not None and alive(running.pid):
         print(
             f"DoneCheck already serves {running.url} (pid {running.pid}); stop it with"
             " 'donecheck serve --stop'."
@@ -107,7 +108,7 @@ def stop(args: argparse.Namespace) -> int:
     if found is None:
         print(f"DoneCheck is not running (no runtime file {path}).")
         return EXIT_OK
-    if not _alive(found.pid):
+    if not alive(found.pid):
         path.unlink(missing_ok=True)
         print(f"DoneCheck was not running (pid {found.pid} is gone); removed {path}.")
         return EXIT_OK
@@ -118,7 +119,7 @@ def stop(args: argparse.Namespace) -> int:
         return EXIT_FAILURE
     deadline = time.monotonic() + STOP_S
     while time.monotonic() < deadline:
-        if not _alive(found.pid) or read_endpoint(path) is None:
+        if not alive(found.pid) or read_endpoint(path) is None:
             print(f"DoneCheck at {found.url} (pid {found.pid}) stopped.")
             return EXIT_OK
         time.sleep(0.2)

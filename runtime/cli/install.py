@@ -153,4 +153,24 @@ def run(args: argparse.Namespace) -> int:
             inst.write_settings(path, updated)
 
     code = adapter(args.client).finish_install(args, path, workspace, write, print)
+    if not args.uninstall:
+        print(service_note(read_endpoint(runtime_file("donecheck", args.runtime_file))))
     return EXIT_FAILURE if code else EXIT_OK
+
+
+def service_note(running: Any) -> str:
+    """What the hooks need next: the service they talk to, running (and kept so)."""
+    from donecheck.runtime.cli.daemon import alive
+
+    if running is not None and alive(running.pid):
+        return (
+            f"The hooks talk to the DoneCheck service at {running.url} (pid {running.pid}); it"
+            " must keep running while you use the agent."
+        )
+    return (
+        "The hooks talk to the DoneCheck service, which is not running: start it with"
+        " 'donecheck serve --daemon' (stop it with 'donecheck serve --stop'), or keep it"
+        " running across logins and reboots with a user service: 'donecheck serve"
+        " --systemd-unit'. Until it runs, the hooks say DoneCheck is not running and"
+        " review nothing."
+    )

@@ -1,4 +1,4 @@
-"""The README's settings tables list every Config field with its true default."""
+"""The docs' settings tables list every Config field with its true default."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from pathlib import Path
 
 from donecheck.actors.config import Config
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+ROOT = Path(__file__).resolve().parents[2]
+README = ROOT / "docs" / "configuration.md"
 MiB = 1024 * 1024
 _ROW = re.compile(r"^\| `(\w+)` \| (.+?) \| .+ \|$")
 
@@ -16,7 +17,7 @@ _ROW = re.compile(r"^\| `(\w+)` \| (.+?) \| .+ \|$")
 def settings_rows() -> dict[str, str]:
     """``name → default cell`` of every table row in the README's Configuration section."""
     text = README.read_text(encoding="utf-8")
-    section = text.split("\n## Configuration\n", 1)[1].split("\n## ", 1)[0]
+    section = text.split("\n## Configuration\n", 1)[1]
     rows: dict[str, str] = {}
     for line in section.splitlines():
         match = _ROW.match(line)
@@ -125,7 +126,7 @@ def test_the_readmes_endpoint_table_names_each_bodys_fields() -> None:
     from donecheck.runtime.service import openapi
 
     document = openapi()
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
     rows = re.findall(r"^\| `(POST) (/v1/[^`]+)` \| [^`{]*`\{([^}]*)\}`", readme, re.M)
     assert len(rows) >= 2
     for method, path, shown in rows:

@@ -66,3 +66,16 @@ def test_a_systemd_unit_runs_the_same_service(env: dict[str, str]) -> None:
     assert exec_line.startswith(f"ExecStart={sys.executable} -m donecheck.runtime.cli serve")
     assert exec_line.endswith("--port 8899 --in-process") and "--systemd-unit" not in exec_line
     assert "WantedBy=default.target" in unit.stdout and "Restart=on-failure" in unit.stdout
+
+
+def test_install_says_the_hooks_need_the_service() -> None:
+    from donecheck.runtime.cli.install import service_note
+    from donecheck.runtime.endpoint import Endpoint
+
+    down = service_note(None)
+    assert "not running" in down and "donecheck serve --daemon" in down
+    assert "--systemd-unit" in down
+    up = service_note(Endpoint("http://127.0.0.1:9", None, "donecheck", os.getpid()))
+    assert "http://127.0.0.1:9" in up and "must keep running" in up
+    gone = service_note(Endpoint("http://127.0.0.1:9", None, "donecheck", 2**22 + 12345))
+    assert "not running" in gone
