@@ -15,13 +15,14 @@ definition) and ``--uninstall`` removes exactly them.
 
 from __future__ import annotations
 
+import base64
 import copy
 import json
 import os
 import re
 import shutil
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -31,9 +32,12 @@ from donecheck.runtime.clients import adapter, names
 
 __all__ = [
     "Change",
+    "backup_path",
     "hooks_for",
     "is_ours",
+    "keep_before",
     "merge",
+    "restore_before",
     "settings_path",
     "unmerge",
 ]
@@ -201,3 +205,79 @@ def _quoted(path: str) -> str:
 
 def summarise(changes: Iterable[Change]) -> list[str]:
     return [f"  {c.action:<9} {c.event}: {c.handler}" for c in changes]
+
+
+# ------------------------------------------------- byte for byte on uninstall
+
+
+def backup_path(settings: Path) -> Path:
+    """Where the installer keeps the settings file as it was before DoneCheck's hooks
+    went in, so ``--uninstall`` puts it back byte for byte (or removes a file it
+    created)."""
+    return settings.with_name(settings.name + ".donecheck-backup")
+
+
+def keep_before(path: Path) -> None:
+    """Keep the settings file as it is now (or that there was none) — unless it holds
+    DoneCheck's hooks already: then it is not the file before them, and an install
+    that changes nothing writes nothing."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raw = None
+    if raw is not None:
+        try:
+            table = json.loads(raw or b"{}").get("hooks")
+        except (ValueError, AttributeError):
+            table = None
+        groups = table.values() if isinstance(table, dict) else []
+        if any(
+            is_ours(h)
+            for g in groups
+            for group in (g if isinstance(g, list) else [])
+            for h in (group.get("hooks") or [] if isinstance(group, dict) else [])
+        ):
+            return
+    record = {"existed": raw is not None, "bytes": base64.b64encode(raw or b"").decode()}
+    backup = backup_path(path)
+    backup.parent.mkdir(parents=True, exist_ok=True)
+    backup.write_text(json.dumps(record) + "\n", encoding="utf-8")
+
+
+def _without_empty_hooks(settings: Any) -> Any:
+    """``settings`` without hook events that list nothing, nor an empty hooks table:
+    what taking DoneCheck's hooks out of ``{"hooks": {"Stop": []}}`` leaves says the same."""
+    if not isinstance(settings, dict) or not isinstance(settings.get("hooks"), dict):
+        return settings
+    table = {event: groups for event, groups in settings["hooks"].items() if groups != []}
+    rest = {key: value for key, value in settings.items() if key != "hooks"}
+    return {**rest, "hooks": table} if table else rest
+
+
+def restore_before(path: Path, write: Callable[[], None], say: Callable[[str], None]) -> None:
+    """Put the file back as it was before DoneCheck's hooks went in — when, without
+    them, it says what it said then; else take only DoneCheck's hooks out."""
+    backup = backup_path(path)
+    try:
+        record = json.loads(backup.read_text(encoding="utf-8"))
+        existed = bool(record["existed"])
+        before = base64.b64decode(record["bytes"])
+    except (OSError, ValueError, KeyError, TypeError):
+        write()
+        return
+    now = unmerge(read_settings(path), path)[0] if path.exists() else {}
+    try:
+        then = json.loads(before.decode("utf-8") or "{}") if existed else {}
+    except ValueError:
+        then = None
+    if _without_empty_hooks(now) == _without_empty_hooks(then):
+        if existed:
+            path.write_bytes(before)
+            say(f"{path}: restored as it was before DoneCheck's hooks went in")
+        elif path.exists():
+            path.unlink()
+            say(f"{path}: removed (DoneCheck's installer had created it)")
+    else:
+        write()
+        say(f"{path}: changed since DoneCheck's hooks went in: only they were taken out")
+    backup.unlink(missing_ok=True)

@@ -179,8 +179,14 @@ class ClaudeCode:
         write: Callable[[], None],
         say: Callable[[str], None],
     ) -> int:
+        from donecheck.runtime.install import keep_before, restore_before
+
+        if args.uninstall:
+            restore_before(path, write, say)
+            return 0
+        keep_before(path)
         write()
-        if not args.uninstall and args.form == "http":
+        if args.form == "http":
             say(
                 "http hooks reach DoneCheck only while 'donecheck serve' runs; a turn is "
                 "never blocked because it is down."

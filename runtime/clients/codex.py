@@ -145,10 +145,13 @@ class Codex:
     ) -> int:
         """Write the hooks and record Codex's trust in them (forget it before they are
         taken out, while Codex still lists them)."""
+        from donecheck.runtime.install import keep_before, restore_before
+
         if args.uninstall:
             code = self._trust(args, path, workspace, say)
-            write()
+            restore_before(path, write, say)
             return code
+        keep_before(path)
         write()
         return self._trust(args, path, workspace, say)
 
@@ -162,11 +165,12 @@ class Codex:
                 f"Codex loads {path} only in a trusted project: trust {workspace} when Codex "
                 f"asks, or run 'codex exec --trust' there once."
             )
-        if args.no_trust and not args.uninstall:
-            say(
-                "Codex runs a hook only after you trust it: open /hooks in Codex and trust "
-                "DoneCheck's hooks (untrusted hooks are skipped without a word)."
-            )
+        if args.no_trust:
+            if not args.uninstall:
+                say(
+                    "Codex runs a hook only after you trust it: open /hooks in Codex and trust "
+                    "DoneCheck's hooks (untrusted hooks are skipped without a word)."
+                )
             return 0
         codex = args.codex or shutil.which("codex")
         if codex is None:

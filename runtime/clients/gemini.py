@@ -28,7 +28,6 @@ CLI (``tests/clients/recorded/gemini-*``):
 from __future__ import annotations
 
 import argparse
-import base64
 import hashlib
 import json
 import os
@@ -37,11 +36,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from donecheck.runtime.clients.base import HookEvent, ToolEvent, settings_hooks
+from donecheck.runtime.install import backup_path, keep_before, restore_before
 
 if TYPE_CHECKING:
     from donecheck.runtime.transcripts.openai import Transcript
 
-__all__ = ["ADAPTER", "EVENTS", "Gemini", "backup_path", "workspace_trusted"]
+__all__ = [
+    "ADAPTER",
+    "EVENTS",
+    "Gemini",
+    "backup_path",
+    "workspace_trusted",
+]  # backup_path: install
 
 EVENTS = ("BeforeAgent", "AfterTool", "AfterAgent", "SessionEnd")
 _KINDS: dict[str, HookEvent] = {
@@ -60,13 +66,6 @@ _NO_TEXT = "[no response text]"
 
 def _home() -> Path:
     return Path(os.environ.get("GEMINI_CLI_HOME") or os.path.expanduser("~")) / ".gemini"
-
-
-def backup_path(settings: Path) -> Path:
-    """Where the installer keeps the settings file as it was before DoneCheck's hooks
-    went in, so ``--uninstall`` puts it back byte for byte (or removes a file it
-    created)."""
-    return settings.with_name(settings.name + ".donecheck-backup")
 
 
 def workspace_trusted(workspace: Path) -> bool | None:
@@ -205,9 +204,9 @@ class Gemini:
         """Write the hooks, keeping the file as it was so that ``--uninstall`` puts
         it back byte for byte; say what Gemini CLI's folder trust asks of the user."""
         if args.uninstall:
-            _restore(path, write, say)
+            restore_before(path, write, say)
             return 0
-        _keep(path)
+        keep_before(path)
         write()
         user, project = (
             self.settings_path("user", workspace),
@@ -287,64 +286,6 @@ def _last_answer(path: Any) -> str:
         return ""
 
 
-def _keep(path: Path) -> None:
-    """Keep the settings file as it is now (or that there was none) — unless it holds
-    DoneCheck's hooks already: then it is not the file before them, and an install
-    that changes nothing writes nothing."""
-    from donecheck.runtime.install import is_ours
-
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raw = None
-    if raw is not None:
-        try:
-            table = json.loads(raw or b"{}").get("hooks")
-        except (ValueError, AttributeError):
-            table = None
-        groups = table.values() if isinstance(table, dict) else []
-        if any(
-            is_ours(h)
-            for g in groups
-            for group in (g if isinstance(g, list) else [])
-            for h in (group.get("hooks") or [] if isinstance(group, dict) else [])
-        ):
-            return
-    record = {"existed": raw is not None, "bytes": base64.b64encode(raw or b"").decode()}
-    backup = backup_path(path)
-    backup.parent.mkdir(parents=True, exist_ok=True)
-    backup.write_text(json.dumps(record) + "\n", encoding="utf-8")
-
-
-def _restore(path: Path, write: Callable[[], None], say: Callable[[str], None]) -> None:
-    """Put the file back as it was before DoneCheck's hooks went in — when, without
-    them, it says what it said then; else take only DoneCheck's hooks out."""
-    from donecheck.runtime.install import read_settings, unmerge
-
-    backup = backup_path(path)
-    try:
-        record = json.loads(backup.read_text(encoding="utf-8"))
-        existed = bool(record["existed"])
-        before = base64.b64decode(record["bytes"])
-    except (OSError, ValueError, KeyError, TypeError):
-        write()
-        return
-    now = unmerge(read_settings(path), path)[0] if path.exists() else {}
-    try:
-        then = json.loads(before.decode("utf-8") or "{}") if existed else {}
-    except ValueError:
-        then = None
-    if now == then:
-        if existed:
-            path.write_bytes(before)
-            say(f"{path}: restored as it was before DoneCheck's hooks went in")
-        elif path.exists():
-            path.unlink()
-            say(f"{path}: removed (DoneCheck's installer had created it)")
-    else:
-        write()
-        say(f"{path}: changed since DoneCheck's hooks went in: only they were taken out")
-    backup.unlink(missing_ok=True)
-
+_keep, _restore = keep_before, restore_before  # the names the Copilot adapter imports
 
 ADAPTER = Gemini()

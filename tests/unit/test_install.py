@@ -176,3 +176,45 @@ def test_http_hooks_are_refused_for_a_service_that_wants_a_token(tmp_path: Path)
     )  # fmt: skip
     assert done.returncode == 2 and "bearer token" in done.stderr
     assert not (tmp_path / ".claude").exists()
+
+
+@pytest.mark.parametrize("client", ["claude-code", "codex"])
+@pytest.mark.parametrize(
+    "original",
+    [
+        None,  # no file: the one the installer creates is removed again
+        '{"permissions":{"allow":["Bash(ls)"]},"hooks":{}}',  # compact, no newline
+        '{\n    "model": "x",\n    "hooks": {\n        "Stop": []\n    }\n}\n',  # 4-space indent
+        "{}\n",
+    ],
+)
+def test_uninstall_puts_the_file_back_byte_for_byte(
+    tmp_path: Path, client: str, original: str | None
+) -> None:
+    """Issue 37: uninstall re-serialised the user's settings and left a file it had
+    created as '{}'. Codex is told --no-trust (no Codex on this machine's PATH here)."""
+    cli = Path(sys.executable).with_name("donecheck")
+    workspace = tmp_path / "ws"
+    folder = workspace / (".claude" if client == "claude-code" else ".codex")
+    folder.mkdir(parents=True)
+    settings = folder / ("settings.json" if client == "claude-code" else "hooks.json")
+    if original is not None:
+        settings.write_text(original)
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "CODEX_HOME": str(tmp_path / "cx")}
+    base = [str(cli), "install", client, "--scope", "project", "--workspace", str(workspace)]
+    extra = ["--no-trust"] if client == "codex" else []
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [*base, *extra, *args], env=env, capture_output=True, text=True, timeout=60
+        )
+
+    assert run().returncode == 0
+    assert "donecheck" in settings.read_text()
+    gone = run("--uninstall")
+    assert gone.returncode == 0, gone.stderr
+    if original is None:
+        assert not settings.exists() and "removed" in gone.stdout
+    else:
+        assert settings.read_text() == original and "restored" in gone.stdout
+    assert not list(folder.glob("*.donecheck-backup"))
