@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from donecheck.actors.evidence.shell import check_run
 from donecheck.actors.messages import CheckReport, ToolResult
@@ -85,6 +85,33 @@ _BUN_FAIL = re.compile(r"(?m)^\s+(\d+) fail\s*$")
 _DOTNET = re.compile(r"(?m)^(?:Passed|Failed)!\s+-\s+Failed:\s+(\d+)")
 _CTEST = re.compile(r"(?m)\d+% tests passed, (\d+) tests? failed out of \d+")
 _SWIFT = re.compile(r"(?m)Executed \d+ tests?, with (\d+) failures?")
+_SWIFT_TESTING = re.compile(r"(?m)\bTest run with \d+ tests? failed\b")  # swift-testing
+# Maven Surefire (and JUnit 4's text runner): every class's line and the totals
+_SUREFIRE = re.compile(
+    r"(?m)\bTests run: (\d+),\s+Failures: (\d+)(?:,\s+Errors: (\d+))?(?:,\s+Skipped: (\d+))?"
+)
+_BUILD_FAILED = re.compile(r"(?m)^(?:\[(?:INFO|ERROR)\] )?BUILD FAILURE\s*$|^BUILD FAILED\b")
+_GRADLE_FAILED = re.compile(
+    r"(?m)^\s*\d+ tests? completed, (\d+) failed\b|^There were failing tests\. See the report at"
+)
+_BAZEL = re.compile(r"(?m)^Executed \d+ out of \d+ tests?: (.*)$")
+_BAZEL_FAILED = re.compile(
+    r"(?m)\bBuild completed, [1-9]\d* tests? FAILED\b|"
+    r"^//\S+\s+(?:FAILED|TIMEOUT|FAILED TO BUILD|INCOMPLETE)\b"
+)
+_PLAYWRIGHT_FAILED = re.compile(r"(?m)^\s+(\d+) (?:failed|interrupted)\s*$")
+_NEXTEST = re.compile(r"(?m)^\s*Summary \[[^\]\n]*\]\s+\d+ tests? run: ([^\n]*)$")
+_AVA_FAILED = re.compile(
+    r"(?m)^\s*(\d+) (?:tests? failed|uncaught exceptions?|unhandled rejections?)\b"
+)
+_KARMA_FAILED = re.compile(
+    r"(?m)\bExecuted \d+ of \d+ (?:\(skipped \d+\) )?\((\d+) FAILED\)|^TOTAL: (\d+) FAILED\b"
+)
+_CYPRESS_FAILED = re.compile(r"(?m)^\s*✖\s+(\d+) of \d+ failed\b")
+_MINITEST = re.compile(
+    r"(?m)^\d+ (?:runs|tests), \d+ assertions, (\d+) failures, (\d+) errors(?:, \d+ skips)?"
+)
+_TOX_FAILED = re.compile(r"(?m)^\s*[\w.-]+: FAIL code -?\d+|^\s*evaluation failed :\(")
 _SUMMARY_WORDS = (
     "pass", "fail", "error", "skipped", "warning", "deselected", "rerun", "test", "ok",
     "success: no", "mods/funs",
@@ -146,7 +173,23 @@ def _any_count(found: list[str]) -> int:
     return 1 if any(int(n) for n in found) else 0
 
 
-SUMMARIES: list[tuple[str, re.Pattern[str], int | Callable[[list[str]], int]]] = [
+def _any_counts(found: list[tuple[str, ...]]) -> int:
+    """1 when any summary found counts a failure in any of its failure groups (an
+    empty group: the summary did not print that count)."""
+    return 1 if any(int(n) for counts in found for n in counts if n) else 0
+
+
+def _surefire(found: list[tuple[str, str, str, str]]) -> int:
+    """Surefire's lines: 1 when any counts a failure or an error."""
+    return 1 if any(int(f) or int(e or 0) for _, f, e, _ in found) else 0
+
+
+_NONZERO_FAIL = re.compile(
+    r"\b[1-9]\d* (?:tests? )?(?:fails?|failed|timed out)\b|\bfail to build\b"
+)
+
+
+SUMMARIES: list[tuple[str, re.Pattern[str], int | Callable[[list[Any]], int]]] = [
     # (runner, its summary, the exit status it says: a number, or read from every
     # summary found). The first row whose summary occurs decides.
     ("pytest", _PYTEST_SUMMARY, _failing(_FAILED_COUNT)),  # "1 FAILED in 0.1s" is no pass
@@ -178,6 +221,20 @@ SUMMARIES: list[tuple[str, re.Pattern[str], int | Callable[[list[str]], int]]] =
     ("dotnet test", _DOTNET, _any_count),
     ("ctest", _CTEST, _any_count),
     ("swift test", _SWIFT, _any_count),
+    ("swift test", _SWIFT_TESTING, 1),
+    # the build tools: a failure anywhere in their words fails it, "BUILD SUCCESS" or not
+    ("mvn/gradle", _BUILD_FAILED, 1),
+    ("gradle test", _GRADLE_FAILED, 1),
+    ("mvn test", _SUREFIRE, _surefire),
+    ("bazel test", _BAZEL_FAILED, 1),
+    ("bazel test", _BAZEL, _failing(_NONZERO_FAIL)),
+    ("cargo nextest", _NEXTEST, _failing(_NONZERO_FAIL)),
+    ("playwright test", _PLAYWRIGHT_FAILED, _any_count),
+    ("ava", _AVA_FAILED, _any_count),
+    ("karma", _KARMA_FAILED, _any_counts),
+    ("cypress run", _CYPRESS_FAILED, _any_count),
+    ("minitest", _MINITEST, _any_counts),
+    ("tox", _TOX_FAILED, 1),
 ]
 """Test runners' and linters' summaries, and the exit status each says."""
 
@@ -209,6 +266,16 @@ _HOLLOW_OUTPUT = [  # (inline flags, pattern, why)
     ("m", r"^\s*0 passing\b", "0 tests ran"),
     ("m", r"^(?:#|ℹ) tests 0\s*$", "0 tests ran"),
     ("m", r"^\s*0 examples, 0 failures", "0 examples ran"),
+    # the runners beyond Python's and JavaScript's own, in their own words
+    ("m", r"^No tests executed!", "no test ran (PHPUnit)"),
+    ("", r"\bNo test targets were found, yet testing was requested", "no test target (bazel)"),
+    ("", r"\bTest run with 0 tests\b", "0 tests ran (swift-testing)"),
+    ("", r"\bNo tests were found!!!", "no test was found (CTest)"),
+    ("m", r"^\s*Ran 0 tests? across\b", "0 tests ran (bun)"),
+    ("m", r"^\s*Summary \[[^\]\n]*\]\s+0 tests? run\b", "0 tests ran (nextest)"),
+    ("", r"\berror: no tests to run\b", "no test ran (nextest)"),
+    ("m", r"^0 (?:runs|tests), 0 assertions\b", "0 tests ran (minitest)"),
+    ("", r"\bExecuted 0 of 0\b", "0 tests ran (karma)"),
 ]
 # one scan of the output for all of them: the group that matched says which
 _HOLLOW = re.compile(
@@ -221,8 +288,9 @@ _GO_PACKAGE = re.compile(r"(?m)^(ok|FAIL|\?)\s+\S+")
 _CARGO_TOTALS = re.compile(r"test result: \w+\. (\d+) passed; (\d+) failed")
 
 
-def hollow_output(text: str) -> str:
-    """Why a check's output shows it checked nothing, or ``""``."""
+def hollow_output(text: str, kind: str = "") -> str:
+    """Why a check's output shows it checked nothing, or ``""``; ``kind``: the check
+    (:func:`~.shell.check_run`), where it is known."""
     tail = text[-20_000:]
     hit = _HOLLOW.search(tail)
     if hit is not None and hit.lastgroup is not None:
@@ -242,7 +310,97 @@ def hollow_output(text: str) -> str:
     totals = _CARGO_TOTALS.findall(tail)
     if totals and all(p == "0" and f == "0" for p, f in totals):
         return "0 tests ran"
+    for found, why, builds in _HOLLOW_COUNTS:
+        if builds is not None and any(builds.match(k) for k in kind.split("+")):
+            continue  # a build that runs no tests proves the build
+        if found(tail):
+            return why
     return ""
+
+
+_SUREFIRE_NONE = re.compile(r"(?m)^(?:\[\w+\] )?(?:No tests to run|Tests are skipped)\.\s*$")
+
+
+def _surefire_hollow(tail: str) -> bool:
+    """Surefire's lines, every one counting no test that was not skipped; or none, and
+    Surefire saying it ran none ("No tests to run.", "Tests are skipped."). One module
+    with no tests beside another that ran some is no hollow run."""
+    lines = _SUREFIRE.findall(tail)
+    if not lines:
+        return _SUREFIRE_NONE.search(tail) is not None
+    return all(int(run) == int(skipped or 0) for run, _, _, skipped in lines)
+
+
+_GRADLE_TEST_TASK = re.compile(
+    r"(?m)^> Task :(?:[\w.-]+:)*test(?!Classes\b)\w*"
+    r"(?: (UP-TO-DATE|NO-SOURCE|SKIPPED|FROM-CACHE))?\s*$"
+)
+
+
+def _gradle_hollow(tail: str) -> bool:
+    """Gradle's test tasks, every one not run now (no sources, up to date, skipped)."""
+    tasks = _GRADLE_TEST_TASK.findall(tail)
+    return bool(tasks) and all(state in {"UP-TO-DATE", "NO-SOURCE", "SKIPPED"} for state in tasks)
+
+
+_TOX_ENV = re.compile(r"(?m)^\s*[\w.-]+: (OK|FAIL|SKIP)\b(?: code -?\d+)? \(")
+
+
+def _tox_hollow(tail: str) -> bool:
+    """tox's environments, every one skipped (no interpreter, say)."""
+    states = _TOX_ENV.findall(tail)
+    return bool(states) and all(state == "SKIP" for state in states)
+
+
+def _none_unless(none: str, ran: str) -> Callable[[str], bool]:
+    """A run that said of a part of it that it had no tests (``none``), and of no part
+    that it ran some (``ran``: a count, nonzero where tests ran): one test project, app
+    or suite without tests beside others that ran some is no hollow run."""
+    said_none, counts = re.compile(none), re.compile(ran)
+    return lambda tail: (
+        said_none.search(tail) is not None
+        and not any(
+            int(n) for found in counts.findall(tail) for n in re.findall(r"\d+", str(found))
+        )
+    )
+
+
+_HOLLOW_COUNTS: list[tuple[Callable[[str], bool], str, re.Pattern[str] | None]] = [
+    (
+        _none_unless(
+            r"\bNo test is available in\b|\bNo test matches the given testcase filter\b",
+            r"(?m)^(?:Passed|Failed)!\s+-\s+.*\bTotal:\s+(\d+)",
+        ),
+        "no test was found or matched the filter (dotnet test)",
+        None,
+    ),
+    (
+        _none_unless(
+            r"(?m)^\s*0 tests?, 0 failures?\b|\bThere are no tests to run\b",
+            r"(?m)^\s*((?:\d+ (?:doctests?|propert(?:y|ies)), )*\d+) tests?, \d+ failures?",
+        ),
+        "0 tests ran (ExUnit)",
+        None,
+    ),
+    (
+        _none_unless(r"\bExecuted 0 tests, with 0 failures\b", r"\bExecuted (\d+) tests?, with"),
+        "0 tests ran (XCTest)",
+        None,
+    ),
+    # (a reading of a runner's counts, why the run tested nothing when it holds, the
+    #  kinds of check that are builds, for which it does not count)
+    (
+        _surefire_hollow,
+        "no test ran that was not skipped (Surefire)",
+        re.compile(r"mvn (?:package|install|compile)$"),
+    ),
+    (
+        _gradle_hollow,
+        "no test task ran (Gradle: up to date, no sources or skipped)",
+        re.compile(r"gradle build$"),
+    ),
+    (_tox_hollow, "every tox environment was skipped", None),
+]
 
 
 _PASSED_COUNTS = (
@@ -350,7 +508,8 @@ def outcome(result: ToolResult, command: str | None = None, *, writes: bool = Fa
     run = check_run(command) if command is not None else None
     if run is not None and run.kind is not None:
         voiced = run.voiced or _echoed(result.output, command or "")
-        found = _check_outcome(result, run.kind, run.masked, run.hollow, voiced)
+        masked, hollow = _by_arguments(run.kind, command or "")
+        found = _check_outcome(result, run.kind, run.masked or masked, run.hollow or hollow, voiced)
         if found.ok is True and run.narrowed:
             # the selected tests passed; that says nothing of the ones it left out
             return Outcome(None, found.exit_code, "partial", run.narrowed)
@@ -370,6 +529,49 @@ def outcome(result: ToolResult, command: str | None = None, *, writes: bool = Fa
     if writes and tool_error(result.output):
         return Outcome(False, None, "output")
     return Outcome(None, None, "none")
+
+
+ARGUMENTS: list[tuple[re.Pattern[str], re.Pattern[str], str, str]] = [
+    # (the kind of check, an argument of its line, masked or hollow, why): a build
+    # tool's switch that skips the tests or keeps their failures from failing it
+    (
+        re.compile(r"^(?:mvn (?:test|verify)|gradle (?:test|check)) "),
+        re.compile(r"(?:^|\s)-D(?:skipTests|maven\.test\.skip)(?:=true)?(?=\s|$)"),
+        "hollow",
+        "the tests were skipped (`-DskipTests`/`-Dmaven.test.skip`)",
+    ),
+    (
+        re.compile(r"^gradle (?:test|check) "),
+        re.compile(r"(?:^|\s)(?:-x|--exclude-task)[ =]:?(?:[\w-]+:)*test(?=\s|$)"),
+        "hollow",
+        "the test task was excluded (`-x test`)",
+    ),
+    (
+        re.compile(r"^mvn (?:test|verify) "),
+        re.compile(
+            r"(?:^|\s)-D(?:maven\.test\.failure\.ignore|testFailureIgnore)(?:=true)?(?=\s|$)"
+        ),
+        "masked",
+        "`-Dmaven.test.failure.ignore`: failing tests do not fail the build",
+    ),
+]
+"""What a build tool's arguments say of its run, by the kind of check (the kind
+:func:`~.shell.check_run` tells): only where the check is the tests' (``mvn package
+-DskipTests`` builds, and proves the build)."""
+
+
+def _by_arguments(kind: str, command: str) -> tuple[str, str]:
+    """(masked, hollow) notes a check's own arguments give (:data:`ARGUMENTS`)."""
+    masked = hollow = ""
+    for part in kind.split("+"):
+        for kinds, argument, what, why in ARGUMENTS:
+            if not kinds.match(part + " ") or not argument.search(command):
+                continue
+            if what == "hollow":
+                hollow = hollow or why
+            else:
+                masked = masked or why
+    return masked, hollow
 
 
 _TEST_RUNNER = re.compile(
@@ -418,7 +620,7 @@ def _check_outcome(
     source: Source = "exit_code" if result.exit_code is not None else "output"
     if summary not in (None, 0, 5):
         return Outcome(False, code if code not in (None, 0) else summary, "output", masked)
-    hollow = hollow or hollow_output(text) or never_started(text, code)
+    hollow = hollow or hollow_output(text, kind) or never_started(text, code)
     if hollow:
         return Outcome(None, code, "hollow", hollow)
     if code is not None and code != 0:
