@@ -132,6 +132,7 @@ _WITH_SUB = {
         "compile": "mix compile",
     },
     "swift": {"test": "swift test", "build": "swift build"},
+    "sbt": {"test": "sbt test", "compile": "sbt compile"},
     "flutter": {"test": "flutter test", "analyze": "flutter analyze"},
     "dart": {"test": "dart test", "analyze": "dart analyze"},
     "rails": {"test": "rails test"},
@@ -145,6 +146,10 @@ _TEST_SCRIPT = re.compile(
 )
 """A script that runs a project's tests by its name (``run_tests.sh``, ``test.sh``,
 ``runtests.py``): not ``test.py`` or ``test_x.py``, an agent's usual scratch files."""
+
+
+_GOALS_AFTER_FLAGS = frozenset({"mvn", "mvnw", "gradle", "gradlew", "sbt"})
+"""Build tools whose flags may come before the goal (``mvn -q test``, ``gradle --info check``)."""
 
 
 def _test_script(argv: Sequence[str]) -> str | None:
@@ -180,7 +185,11 @@ def _segment_kind(argv: Sequence[str]) -> str | None:
     if head == "mix" and sub == "format":
         return "mix format" if "--check-formatted" in argv else None
     if head in _WITH_SUB:
+        if head in _GOALS_AFTER_FLAGS:  # mvn -q -DskipTests test: the goal after the flags
+            sub = next((a for a in argv[1:] if not a.startswith("-")), "")
         return _WITH_SUB[head].get(sub)
+    if head == "xcodebuild" and "test" in argv[1:]:
+        return "xcodebuild test"
     if head in {"npm", "yarn", "pnpm", "bun"}:
         script = argv[2] if sub in {"run", "run-script"} and len(argv) > 2 else sub
         base = script.split(":", 1)[0]

@@ -29,6 +29,9 @@ from donecheck.actors.evidence.shell import check_kind
         ("pnpm vitest run", "vitest run"),
         ("bun jest", "jest"),
         ("./mvnw test", "mvn test"),
+        ("mvn -q test", "mvn test"),
+        ("mvn -B -DskipTests=false verify", "mvn verify"),
+        ("gradle --info check", "gradle check"),
         ("python manage.py test", "python manage.py test"),
     ],
 )
@@ -51,6 +54,8 @@ def test_a_wrapped_check_is_the_same_check(wrapped: str, bare: str) -> None:
         "pnpm install vitest",
         "python manage.py migrate",
         "python manage.py runserver",
+        "mvn -q clean",
+        "gradle --info tasks",
     ],
 )
 def test_the_same_wrappers_around_other_work_run_no_check(command: str) -> None:
