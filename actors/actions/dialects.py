@@ -202,6 +202,11 @@ ROWS: tuple[Row, ...] = (
     _r("copilot", "report_intent", "plan"),
     _r("copilot", "exit_plan_mode", "plan"),
     _r("copilot", "skill", "other"),
+    # the PascalCase hook dialect of @github/copilot 1.0.102 (PostToolUse, recorded in
+    # tests/clients/recorded/copilot-*) renames its tools to Claude Code's names but keeps
+    # their own argument keys: view → Read, edit → Edit (bash → Bash reads as Claude's)
+    _r("copilot", "Read", "read", path=("path",)),
+    _r("copilot", "Edit", "edit", path=("path",), old=("old_str",), new=("new_str",)),
     # --- OpenCode: packages/opencode/src/tool (camelCase keys; `patch` renamed
     # `apply_patch`, used instead of edit/write for gpt- models); packages/core's newer
     # plugins take `path`

@@ -22,25 +22,28 @@ def add(commands: Any) -> None:
     """Register the command with the ``donecheck`` parser."""
     install = commands.add_parser(
         "install",
-        help="wire DoneCheck's hooks into Claude Code, Codex or Gemini CLI",
+        help="wire DoneCheck's hooks into Claude Code, Codex, Gemini CLI or GitHub Copilot CLI",
         description=(
             "Merge DoneCheck's hooks into the settings of Claude Code (UserPromptSubmit, "
             "PostToolUse, PostToolUseFailure, Stop, SessionStart, SessionEnd), Codex "
-            "(UserPromptSubmit, PostToolUse, Stop, Interrupt, SessionEnd) or Gemini CLI "
-            "(BeforeAgent, AfterTool, AfterAgent, SessionEnd), keeping every hook "
+            "(UserPromptSubmit, PostToolUse, Stop, Interrupt, SessionEnd), Gemini CLI "
+            "(BeforeAgent, AfterTool, AfterAgent, SessionEnd) or GitHub Copilot CLI "
+            "(UserPromptSubmit, PostToolUse, Stop, SessionEnd), keeping every hook "
             "and setting that is not DoneCheck's, and print what changed. Installing again "
             "changes nothing; --uninstall takes DoneCheck's hooks out again (for Gemini CLI "
-            "it puts the settings file back byte for byte, or removes the one it created). "
+            "and Copilot CLI it puts the file back byte for byte, or removes the one it "
+            "created). "
             "Codex runs a hook only after the user trusted it: the installer records that "
             "trust for DoneCheck's own hooks through Codex's app server (as Codex's /hooks "
             "screen does) unless --no-trust is given. Gemini CLI runs hooks only in a trusted "
-            "folder: the installer says when the workspace is not trusted yet."
+            "folder: the installer says when the workspace is not trusted yet; so does Copilot "
+            "CLI for a project's hooks (.github/hooks/), which run only in a trusted folder."
         ),
         epilog=(
             "Examples: donecheck install claude-code (user settings, command hooks); "
             "donecheck install claude-code --scope project --form http; "
             "donecheck install codex; donecheck install codex --uninstall; "
-            "donecheck install gemini. "
+            "donecheck install gemini; donecheck install copilot --scope project. "
             "Exit status: 0 done, 1 written but Codex would not record the trust, 2 a "
             "settings file that is not valid JSON (left as it is) or a bad option."
         ),
@@ -50,9 +53,10 @@ def add(commands: Any) -> None:
         "--scope",
         choices=["user", "project", "local"],
         default="user",
-        help="user: ~/.claude/settings.json, $CODEX_HOME/hooks.json or "
-        "$GEMINI_CLI_HOME/.gemini/settings.json (default); project: the workspace's "
-        ".claude/settings.json, .codex/hooks.json or .gemini/settings.json; local (Claude "
+        help="user: ~/.claude/settings.json, $CODEX_HOME/hooks.json, "
+        "$GEMINI_CLI_HOME/.gemini/settings.json or $COPILOT_HOME/hooks/donecheck.json "
+        "(default); project: the workspace's .claude/settings.json, .codex/hooks.json, "
+        ".gemini/settings.json or .github/hooks/donecheck.json; local (Claude "
         "Code): .claude/settings.local.json, not committed",
     )
     install.add_argument(

@@ -29,6 +29,7 @@ MODULES: dict[str, str] = {
     "claude-code": "claude_code",
     "codex": "codex",
     "gemini": "gemini",
+    "copilot": "copilot",
 }
 
 

@@ -286,6 +286,4 @@ def _last_answer(path: Any) -> str:
         return ""
 
 
-_keep, _restore = keep_before, restore_before  # the names the Copilot adapter imports
-
 ADAPTER = Gemini()

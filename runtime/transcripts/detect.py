@@ -17,6 +17,9 @@ Forms:
 * ``gemini`` — a Gemini CLI chat log (``~/.gemini/tmp/<project>/chats/session-*.jsonl``:
   a header with ``sessionId`` and ``projectHash``, message records of type ``user`` /
   ``gemini``, ``$set`` updates);
+* ``copilot`` — a GitHub Copilot CLI session log
+  (``~/.copilot/session-state/<id>/events.jsonl``: ``session.start`` from
+  ``copilot-agent``, ``user.message``, ``assistant.message``, ``tool.execution_*``);
 * ``atif`` — a Harbor ATIF trajectory (``trajectory.json``: ``schema_version``
   ``ATIF-v…`` and ``steps``);
 * ``openai-jsonl`` — JSON Lines, one chat message per line.
@@ -36,6 +39,7 @@ from donecheck.runtime.transcripts.atif import is_atif, parse_atif
 from donecheck.runtime.transcripts.claude import parse_claude_lines, subagent_files
 from donecheck.runtime.transcripts.codex import CODEX_TYPES, parse_codex_lines
 from donecheck.runtime.transcripts.codex_exec import EXEC_TYPES, parse_codex_exec_lines
+from donecheck.runtime.transcripts.copilot import is_copilot_log, parse_copilot_lines
 from donecheck.runtime.transcripts.gemini import is_gemini_log, parse_gemini_lines
 from donecheck.runtime.transcripts.openai import Transcript, parse_openai, read_transcript_text
 
@@ -49,6 +53,7 @@ FORMS = (
     "codex",
     "codex-exec",
     "gemini",
+    "copilot",
     "atif",
     "openai-jsonl",
 )
@@ -116,6 +121,8 @@ def detect_form(text: str) -> tuple[str, Any]:
     objects = [line for line in lines if isinstance(line, dict)]
     if is_gemini_log(objects):  # before Claude Code's: both have ``user`` records
         return "gemini", text.splitlines()
+    if is_copilot_log(objects):  # before Claude Code's: both have ``user`` messages
+        return "copilot", text.splitlines()
     if objects and sum(o.get("type") in CODEX_TYPES for o in objects) * 2 >= len(objects):
         return "codex", text.splitlines()
     if objects and sum(o.get("type") in EXEC_TYPES for o in objects) * 2 >= len(objects):
@@ -146,6 +153,8 @@ def load_transcript(path: str | Path) -> Transcript:
         transcript = parse_codex_exec_lines(content, source)
     elif form == "gemini":
         transcript = parse_gemini_lines(content, source)
+    elif form == "copilot":
+        transcript = parse_copilot_lines(content, source)
     elif form == "atif":
         transcript = parse_atif(content, source, Path(path).parent)
     elif form in {"openai", "anthropic", "openai-jsonl"}:
@@ -162,7 +171,8 @@ def load_transcript(path: str | Path) -> Transcript:
             source,
             'not a transcript: expected {"messages": [...]}, a list of chat messages, an ATIF'
             " trajectory, or JSON Lines (a Claude Code session or stream-json, a Codex rollout"
-            " or exec --json events, a Gemini CLI chat log, or one chat message per line)",
+            " or exec --json events, a Gemini CLI chat log, a Copilot CLI events.jsonl, or one"
+            " chat message per line)",
         )
     if form not in {"claude-code", "claude-stream"}:  # the Claude reader tells them apart
         transcript.form = form

@@ -1,5 +1,5 @@
-"""The real-client tier: the pinned Claude Code, Codex and Gemini CLIs from the npm
-registry.
+"""The real-client tier: the pinned Claude Code, Codex, Gemini and GitHub Copilot CLIs
+from the npm registry.
 
 ``.ci/run`` installs them (``npm ci --prefix tests/clients``); a run of the suite that
 finds them missing installs them the same way. Without npm the tier cannot run: it
@@ -19,7 +19,16 @@ from pathlib import Path
 
 import pytest
 
-from tests.clients.harness import BIN, HERE, PINNED, ClaudeCode, Codex, Gemini, Service
+from tests.clients.harness import (
+    BIN,
+    HERE,
+    PINNED,
+    ClaudeCode,
+    Codex,
+    Copilot,
+    Gemini,
+    Service,
+)
 
 REQUIRED = os.environ.get("DONECHECK_REAL_CLIENTS") == "required"
 
@@ -36,12 +45,18 @@ def _unavailable(why: str) -> None:
 
 @pytest.fixture(scope="session")
 def clients() -> dict[str, Path]:
-    binaries = {"claude-code": BIN / "claude", "codex": BIN / "codex", "gemini": BIN / "gemini"}
+    binaries = {
+        "claude-code": BIN / "claude",
+        "codex": BIN / "codex",
+        "gemini": BIN / "gemini",
+        "copilot": BIN / "copilot",
+    }
     if not all(b.exists() for b in binaries.values()):
         npm = shutil.which("npm")
         if npm is None:
             _unavailable(
-                "npm is not installed: the tier needs the pinned Claude Code, Codex and Gemini CLI"
+                "npm is not installed: the tier needs the pinned Claude Code, Codex, Gemini CLI"
+                " and Copilot CLI"
             )
         done = subprocess.run(
             [str(npm), "ci", "--prefix", str(HERE), "--no-audit", "--no-fund"],
@@ -56,6 +71,7 @@ def clients() -> dict[str, Path]:
             ("claude-code", "@anthropic-ai/claude-code"),
             ("codex", "@openai/codex"),
             ("gemini", "@google/gemini-cli"),
+            ("copilot", "@github/copilot"),
         ):
             done = subprocess.run(
                 [str(binaries[name]), "--version"],
@@ -95,14 +111,35 @@ the interrupt: headless Gemini CLI 0.61.0 runs on through SIGINT, and has no hoo
 one."""
 
 
+WITH_COPILOT = [*WITH_GEMINI, "copilot:command"]
+"""… and GitHub Copilot CLI, for the same core scenarios (~5 s a run). Not the
+interrupt either: headless Copilot CLI 1.0.102 given SIGINT during a 30 s command ran
+it to its end, went on to its stops (reviewed, not cancelled) and exited -2 after 34 s;
+it has no interrupt hook."""
+
+
+@pytest.fixture(scope="session")
+def copilot_cache(clients: dict[str, Path]) -> Iterator[Path]:
+    """The ``XDG_CACHE_HOME`` the tier's Copilot CLI runs share: its first start
+    unpacks ~235 MB of itself there (``copilot/pkg/``), every later start reads it.
+    Each run keeps its own HOME and COPILOT_HOME (sessions, logs, hooks)."""
+    folder = Path(tempfile.mkdtemp(prefix="dc-clients-copilot-cache-"))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 @pytest.fixture(params=CLIENTS)
 def client(
     request: pytest.FixtureRequest, service: Service, tmp_path: Path
-) -> ClaudeCode | Codex | Gemini:
+) -> ClaudeCode | Codex | Gemini | Copilot:
     """Each CLI in each hook form it supports, in a fresh HOME."""
     name, form = str(request.param).split(":")
     if name == "codex":
         return Codex(tmp_path / "codex", service)
+    if name == "copilot":
+        return Copilot(tmp_path / "copilot", service, request.getfixturevalue("copilot_cache"))
     if name == "gemini":
         return Gemini(tmp_path / "gemini", service)
     return ClaudeCode(tmp_path / "claude", service, form)

@@ -1,10 +1,12 @@
-"""Run the real Claude Code, Codex and Gemini CLIs against the scripted model and a
-real ``donecheck serve``, wired by ``donecheck install`` exactly as a user wires them.
+"""Run the real Claude Code, Codex, Gemini and GitHub Copilot CLIs against the scripted
+model and a real ``donecheck serve``, wired by ``donecheck install`` exactly as a user
+wires them.
 
 Everything a run touches is under the test's temporary folder: the CLI's HOME (and
-CODEX_HOME, GEMINI_CLI_HOME), its workspace, the service's data and runtime file. The
-CLIs reach only 127.0.0.1: the scripted model (``tests/support/agent_model.py``) and
-the service.
+CODEX_HOME, GEMINI_CLI_HOME, COPILOT_HOME), its workspace, the service's data and
+runtime file — but for the ~235 MB Copilot CLI unpacks on its first start, which the
+tier's Copilot runs share (one temporary ``XDG_CACHE_HOME``). The CLIs reach only
+127.0.0.1: the scripted model (``tests/support/agent_model.py``) and the service.
 """
 
 from __future__ import annotations
@@ -391,6 +393,105 @@ class Gemini(_Client):
     def session_of(self, events: list[dict[str, Any]]) -> str:
         found = next((e.get("session_id") for e in events if e.get("type") == "init"), "")
         return str(found)
+
+
+class Copilot(_Client):
+    """GitHub Copilot CLI headless (``copilot -p … --allow-all-tools --allow-all-paths
+    --output-format json``; without the paths flag a command naming a file outside the
+    workspace is denied headless, and no ``PostToolUse`` fires for it) with the scripted
+    model as its BYOK provider (``COPILOT_OFFLINE``, OpenAI Chat Completions), its hooks
+    in this test's ``$COPILOT_HOME/hooks/`` (user scope, run in every folder) or, with
+    ``scope="project"``, the workspace's ``.github/hooks/`` (run only when the workspace
+    is in ``trustedFolders`` of its ``config.json``). ``cache`` is the
+    ``XDG_CACHE_HOME`` the tier's Copilot runs share."""
+
+    name = "copilot"
+    prefix = "copilot"
+    binary = BIN / "copilot"
+    form = "command"
+
+    def __init__(self, folder: Path, service: Service, cache: Path, *, scope: str = "user") -> None:
+        self.folder = folder
+        self.home = folder / "home"
+        self.copilot_home = self.home / ".copilot"
+        self.copilot_home.mkdir(parents=True)
+        (self.home / "tmp").mkdir()
+        self.service = service
+        self.cache = cache
+        self.scope = scope
+
+    def configure(self, model: AgentModel) -> None:
+        """Nothing to write: the provider comes through the environment."""
+
+    def trust(self, workspace: Path) -> None:
+        """Trust ``workspace`` as Copilot CLI records it when the user says so."""
+        (self.copilot_home / "config.json").write_text(
+            json.dumps({"trustedFolders": [str(workspace)]}, indent=2) + "\n"
+        )
+
+    def install(self, workspace: Path, *args: str) -> str:
+        """``donecheck install copilot`` (``--scope`` this client's)."""
+        done = subprocess.run(
+            [
+                DONECHECK,
+                "install",
+                "copilot",
+                "--scope",
+                self.scope,
+                "--workspace",
+                str(workspace),
+                *args,
+            ],
+            env={
+                **base_env(self.home),
+                "COPILOT_HOME": str(self.copilot_home),
+                "DONECHECK_RUNTIME_FILE": str(self.service.runtime),
+            },
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=True,
+        )
+        return done.stdout + done.stderr
+
+    def env(self, model: AgentModel) -> dict[str, str]:
+        return {
+            **base_env(self.home),
+            "XDG_CACHE_HOME": str(self.cache),
+            "COPILOT_HOME": str(self.copilot_home),
+            "DONECHECK_RUNTIME_FILE": str(self.service.runtime),
+            "COPILOT_OFFLINE": "true",
+            "COPILOT_PROVIDER_BASE_URL": f"{model.url}/v1",
+            "COPILOT_PROVIDER_API_KEY": "scripted-not-a-key",
+            "COPILOT_MODEL": "scripted",
+        }
+
+    def argv(self, prompt: str, resume: str | None) -> list[str]:
+        argv = [
+            str(self.binary),
+            "-p",
+            prompt,
+            "--allow-all-tools",
+            "--allow-all-paths",  # the tests run with the venv's python, outside the workspace
+            "--output-format",
+            "json",
+        ]
+        return [*argv, "--resume", resume] if resume else argv
+
+    def session_of(self, events: list[dict[str, Any]]) -> str:
+        found = next((e.get("sessionId") for e in events if e.get("type") == "result"), "")
+        return str(found)
+
+
+def handed_back(run: Run) -> list[str]:
+    """The user messages Copilot CLI printed (``--output-format json``) after the
+    first: each a blocked stop's reason, as the CLI handed it back."""
+    texts = [
+        str((e.get("data") or {}).get("content", ""))
+        for e in run.events
+        if e.get("type") == "user.message"
+    ]
+    return texts[1:]
 
 
 def blocked(run: Run) -> list[str]:

@@ -1,16 +1,18 @@
 """Record what the real CLIs send, as fixtures for the Ray-free unit tests.
 
-Runs scenarios of ``tests/clients/scenarios.py`` with the pinned Claude Code, Codex
-and Gemini CLI against a real ``donecheck serve``, with every hook's payload copied on its way
-(``tee``), and writes, per run, under ``tests/clients/recorded/<client>-<scenario>/``:
+Runs scenarios of ``tests/clients/scenarios.py`` with the pinned Claude Code, Codex,
+Gemini CLI and Copilot CLI against a real ``donecheck serve``, with every hook's
+payload copied on its way (``tee``), and writes, per run, under
+``tests/clients/recorded/<client>-<scenario>/``:
 
 * ``payloads.jsonl`` — each hook payload as the CLI sent it, in order;
 * ``transcript.jsonl`` — the session file the CLI wrote (Claude Code's session JSONL,
-  Codex's rollout, Gemini CLI's chat log), and beside it
+  Codex's rollout, Gemini CLI's chat log, Copilot CLI's ``events.jsonl`` less its
+  ``system.message``), and beside it
   ``transcript/subagents/agent-<id>.jsonl``, each sub-agent's conversation, as Claude
   Code lays them out;
 * ``stream.jsonl`` — what the CLI printed (``--output-format stream-json``,
-  ``codex exec --json``, ``gemini -o stream-json``);
+  ``codex exec --json``, ``gemini -o stream-json``, ``copilot --output-format json``);
 * ``meta.json`` — the CLI's version, the command line, the workspace and HOME the
   paths in the files refer to.
 
@@ -19,6 +21,8 @@ The hooks here are written by hand around ``tee`` and Codex runs with
 ``--dangerously-bypass-hook-trust``: the recorder must see the payloads; the tier
 itself uses ``donecheck install``. Gemini CLI's hooks go in its user settings (every
 event it has, to see them all), ``GEMINI_CLI_TRUST_WORKSPACE=true`` as in the tier.
+Copilot CLI's go in its user hooks folder (``$COPILOT_HOME/hooks/``), the PascalCase
+events DoneCheck installs and ``SessionStart``.
 """
 
 from __future__ import annotations
@@ -28,12 +32,14 @@ import json
 import shutil
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from tests.clients import scenarios
 from tests.clients.harness import (
     DONECHECK,
     ClaudeCode,
     Codex,
+    Copilot,
     Gemini,
     Service,
     installed_version,
@@ -70,6 +76,15 @@ RUNS = {
         "writes_with_a_script",
         "fails_an_edit",
     ],
+    "copilot": [
+        "honest",
+        "fixes_after_block",
+        "stops_mid_work",
+        "masked",
+        "writes_with_a_script",
+        "fails_an_edit",
+        "repeats",
+    ],
 }
 PROMPTS = {
     "slow": "Wait for the build.",
@@ -81,6 +96,7 @@ CLAUDE_EVENTS = (
     "SubagentStop", "SessionEnd",
 )  # fmt: skip
 GEMINI_EVENTS = ("SessionStart", "BeforeAgent", "AfterTool", "AfterAgent", "SessionEnd")
+COPILOT_EVENTS = ("SessionStart", "UserPromptSubmit", "PostToolUse", "Stop", "SessionEnd")
 CODEX_EVENTS = (
     "SessionStart",
     "UserPromptSubmit",
@@ -92,7 +108,7 @@ CODEX_EVENTS = (
 
 
 def _hooks(log: Path, agent: str, events: tuple[str, ...]) -> dict[str, object]:
-    flag = f" --agent {agent}" if agent in {"codex", "gemini"} else ""
+    flag = f" --agent {agent}" if agent in {"codex", "gemini", "copilot"} else ""
     command = f"sh -c 'tee -a {log} | {DONECHECK} hook{flag}; printf \"\\n\" >> {log}'"
     groups = {}
     for event in events:
@@ -111,8 +127,13 @@ def record(client_name: str, scenario: str, service: Service, scratch: Path) -> 
     log = folder / "payloads.raw"
     policy = getattr(scenarios, scenario)
     model = AgentModel(policy, workspace)
-    client: ClaudeCode | Codex | Gemini
-    if client_name == "gemini":
+    client: ClaudeCode | Codex | Gemini | Copilot
+    if client_name == "copilot":
+        client = Copilot(folder / "copilot", service, scratch / "copilot-cache")
+        hooks = client.copilot_home / "hooks" / "record.json"
+        hooks.parent.mkdir(parents=True)
+        hooks.write_text(json.dumps(_hooks(log, "copilot", COPILOT_EVENTS), indent=2))
+    elif client_name == "gemini":
         client = Gemini(folder / "gemini", service)
         client.configure(model)
         settings = json.loads(client.settings.read_text())
@@ -143,7 +164,7 @@ def record(client_name: str, scenario: str, service: Service, scratch: Path) -> 
     target = OUT / f"{client_name}-{scenario}"
     shutil.rmtree(target, ignore_errors=True)
     target.mkdir(parents=True)
-    payloads = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
+    payloads = _objects(log.read_text())
     with (target / "payloads.jsonl").open("w") as out:
         for payload in payloads:
             out.write(json.dumps(payload, ensure_ascii=False) + "\n")
@@ -196,7 +217,8 @@ def record(client_name: str, scenario: str, service: Service, scratch: Path) -> 
     return target
 
 
-_INTERNAL = {"api-request-shape", "api-request-blob", "api-request"}
+_INTERNAL = {"api-request-shape", "api-request-blob", "api-request", "system.message"}
+"""… ``system.message``: Copilot CLI's system prompt, written into its events.jsonl."""
 _INTERNAL_ATTACHMENTS = {"prompt_snapshot", "skill_listing"}
 
 
@@ -215,6 +237,21 @@ def _client_internal(line: str) -> str:
     if kind == "attachment" and attachment.get("type") in _INTERNAL_ATTACHMENTS:
         return f"attachment:{attachment['type']}"
     return ""
+
+
+def _objects(text: str) -> list[Any]:
+    """The JSON objects ``tee`` wrote, in order — also two on one line: Copilot CLI
+    runs ``SessionStart`` and ``UserPromptSubmit`` hooks at the same moment."""
+    decoder = json.JSONDecoder()
+    found: list[Any] = []
+    at = 0
+    while True:
+        while at < len(text) and text[at].isspace():
+            at += 1
+        if at >= len(text):
+            return found
+        value, at = decoder.raw_decode(text, at)
+        found.append(value)
 
 
 def _with_bypass(argv: object) -> object:

@@ -33,7 +33,7 @@ DONE = (
     " 3 passed."
 )
 FALSE = "All tests pass now, so add() is fixed."
-EDITS = {"Edit", "Write", "MultiEdit", "apply_patch", "replace", "write_file"}
+EDITS = {"Edit", "Write", "MultiEdit", "apply_patch", "replace", "write_file", "edit", "create"}
 
 
 def _last(c: Conversation, found: object) -> int:

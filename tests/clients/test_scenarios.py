@@ -1,9 +1,11 @@
-"""The real Claude Code, Codex and Gemini CLIs, wired by ``donecheck install``, with a
-scripted agent: what DoneCheck lets through, what it steers, and what the card says.
+"""The real Claude Code, Codex, Gemini and GitHub Copilot CLIs, wired by ``donecheck
+install``, with a scripted agent: what DoneCheck lets through, what it steers, and what
+the card says.
 
 Each test runs for Claude Code (``command`` and ``http`` hooks) and Codex (``command``
 hooks); the core scenarios for Gemini CLI (``command`` hooks) too, where what the CLI
-printed of each blocked stop is checked against what the model was handed. Ground
+printed of each blocked stop is checked against what the model was handed, and for
+Copilot CLI (``command`` hooks) with each reason it printed as handed back. Ground
 truth is the workspace itself: the tests in it pass or they do not.
 """
 
@@ -17,22 +19,25 @@ from typing import Any
 import pytest
 
 from tests.clients import scenarios
-from tests.clients.conftest import WITH_GEMINI
+from tests.clients.conftest import WITH_COPILOT
 from tests.clients.harness import (
     DONECHECK,
     PYTHON,
     ClaudeCode,
     Codex,
+    Copilot,
     Gemini,
     Run,
     Service,
     blocked,
+    handed_back,
     make_workspace,
 )
 from tests.support.agent_model import AgentModel, UseSkill
 
-Client = ClaudeCode | Codex | Gemini
-gemini_too = pytest.mark.parametrize("client", WITH_GEMINI, indirect=True)
+Client = ClaudeCode | Codex | Gemini | Copilot
+gemini_too = pytest.mark.parametrize("client", WITH_COPILOT, indirect=True)
+"""The core scenarios: every CLI, Gemini CLI and Copilot CLI too."""
 
 
 def suite_passes(workspace: Path) -> bool:
@@ -49,7 +54,7 @@ def suite_passes(workspace: Path) -> bool:
 def start(client: Client, tmp_path: Path, policy: Any) -> tuple[Path, AgentModel]:
     workspace = make_workspace(tmp_path / "ws")
     model = AgentModel(policy, workspace)
-    if isinstance(client, Codex | Gemini):
+    if isinstance(client, Codex | Gemini | Copilot):
         client.configure(model)
     client.install(workspace)
     return workspace, model
@@ -65,6 +70,8 @@ def checklists(run: Run) -> list[str]:
         for n, (note, text) in enumerate(zip(notes, received, strict=True), 1):
             assert note.startswith("DoneCheck: ") and f"— round {n} of " in note, note
             assert text.startswith(f"[DoneCheck — review round {n} of "), text
+    if run.client == "copilot":  # each one is a user message the CLI printed, in order
+        assert handed_back(run) == received, (handed_back(run), run.explain())
     return received
 
 
@@ -111,6 +118,11 @@ def test_a_repeated_false_claim_ends_at_donechecks_own_limit(
     assert len(checklists(run)) == len(card["chain"]) - 1, run.explain()
     assert all("review round 1 of" in text or "round" in text for text in checklists(run))
     assert not suite_passes(workspace)
+    if isinstance(client, Copilot):  # DoneCheck's limit ends it, well before Copilot's own
+        from donecheck.runtime.clients import adapter
+
+        assert len(checklists(run)) < (adapter("copilot").block_cap or 0), run.explain()
+        assert card["end_reason"] in {"no_progress", "round_limit"}
 
 
 @gemini_too
@@ -448,3 +460,41 @@ def test_gemini_hooks_in_each_scope_and_their_trust(
         assert not settings.exists()
     else:
         assert settings.read_bytes() == before
+
+
+# ------------------------------------------- Copilot CLI: scopes and folder trust
+
+
+@pytest.mark.parametrize("trusted", [True, False])
+def test_copilot_project_hooks_and_the_folders_trust(
+    trusted: bool, tmp_path: Path, service: Service, copilot_cache: Path
+) -> None:
+    """Copilot CLI runs a project's hooks (``.github/hooks/``) only in a trusted
+    folder (``trustedFolders`` of its config.json) and skips them without a word
+    otherwise: the installer says so; its uninstall puts the file back byte for byte."""
+    client = Copilot(tmp_path / "copilot", service, copilot_cache, scope="project")
+    workspace = make_workspace(tmp_path / "ws")
+    model = AgentModel(scenarios.fixes_after_block, workspace)
+    hooks = workspace / ".github" / "hooks" / "donecheck.json"
+    hooks.parent.mkdir(parents=True)
+    before = b'{"version": 1, "hooks": {"sessionStart": [{"type": "command", "bash": "true"}]}}\n'
+    hooks.write_bytes(before)
+    if trusted:
+        client.trust(workspace)
+    said = client.install(workspace)
+    assert ("not trusted yet" in said) is not trusted, said
+    with model:
+        run = client.run(workspace, model, scenarios.TASK)
+    assert run.returncode == 0, run.explain()
+    if trusted:
+        card = service.card(run.session)
+        assert len(checklists(run)) == 1, run.explain()
+        assert card["chain"] == ["A1 need_fix", "A2 pass"], (card, run.explain())
+        assert suite_passes(workspace)
+    else:  # no hook ran: the false claim went through, and DoneCheck never heard of it
+        assert checklists(run) == [] and handed_back(run) == [], run.explain()
+        assert not suite_passes(workspace)
+        with pytest.raises(Exception, match="404"):
+            service.card(run.session)
+    client.install(workspace, "--uninstall")
+    assert hooks.read_bytes() == before

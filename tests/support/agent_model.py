@@ -13,18 +13,24 @@ One HTTP server on 127.0.0.1 speaks what each CLI calls:
 * the Gemini API (Gemini CLI): ``POST /v1beta/models/{model}:streamGenerateContent``
   (``?alt=sse``: one ``data:`` event holding the whole candidate, ``functionCall``
   parts for tools) and ``:generateContent`` answered whole (its side calls);
+* the OpenAI Chat Completions API (GitHub Copilot CLI's BYOK provider):
+  ``POST /v1/chat/completions`` streamed as ``chat.completion.chunk`` events (a
+  ``delta`` with ``content`` or ``tool_calls``, then ``finish_reason`` and usage,
+  then ``data: [DONE]``) or answered whole;
 * anything else: a JSON 404 at once, never a hang.
 
 Each request is read back into a :class:`Conversation` — the user's prompts, the
 continuations a Stop hook sent back (Claude Code's ``Stop hook feedback:``, Codex's
-``<hook_prompt>``, Gemini CLI's bare reason: DoneCheck's ``[DoneCheck — review round``),
+``<hook_prompt>``, Gemini CLI's bare reason: DoneCheck's ``[DoneCheck — review round``;
+Copilot CLI's reason after its ``<current_datetime>`` line),
 every tool call with its result, the agent's earlier answers —
 and a *policy* (a plain function of that conversation) decides the next
 :class:`Action`, as an agent would: run a command, edit or read a file, hand work to
 a sub-agent, or answer. The server turns the action into each API's own shape, with
 the tools the CLI offered in that request (``Bash``/``Edit``/``Read``/``Agent`` for
 Claude Code; ``exec_command`` and the freeform ``apply_patch`` for Codex;
-``run_shell_command``/``replace``/``read_file`` for Gemini CLI).
+``run_shell_command``/``replace``/``read_file`` for Gemini CLI; ``bash``/``edit``/
+``view`` for Copilot CLI).
 
 Requests without tools (a CLI's side calls: titles, summaries) get a short text.
 Every request and the action chosen are kept in :attr:`AgentModel.log`.
@@ -132,7 +138,7 @@ class ToolStep:
 class Conversation:
     """What the agent has seen so far, in order."""
 
-    api: Literal["anthropic", "openai", "gemini"]
+    api: Literal["anthropic", "openai", "gemini", "chat"]
     tools: frozenset[str]
     events: list[tuple[str, Any]] = field(default_factory=list)
     """``("prompt", text)``, ``("feedback", text)`` (a Stop hook's continuation),
@@ -191,6 +197,9 @@ _FEEDBACK = re.compile(
     r"|\A\s*\[DoneCheck — review round",
     re.M,
 )
+_DATETIME = re.compile(r"\A\s*<current_datetime>[^<]*</current_datetime>\s*")
+"""The line Copilot CLI puts before every user message (a prompt, a Stop hook's
+reason): taken off before the text is read."""
 """A Stop hook's continuation: Codex's ``<hook_prompt>`` user message; Claude Code's
 ``Stop hook feedback:`` (a block's reason) or ``Stop hook additional context:``, both
 inside a ``<system-reminder>``; Gemini CLI's user turn that is the reason itself
@@ -314,8 +323,40 @@ def read_gemini(body: dict[str, Any]) -> Conversation:
     return conversation
 
 
+def read_chat(body: dict[str, Any]) -> Conversation:
+    """An OpenAI Chat Completions request (Copilot CLI): ``messages`` of ``system``,
+    ``user``, ``assistant`` (``content``, ``tool_calls``) and ``tool`` roles."""
+    tools = frozenset(
+        str((t.get("function") or {}).get("name") or t.get("name")) for t in body.get("tools") or []
+    )
+    conversation = Conversation("chat", tools)
+    calls: dict[str, tuple[str, Any]] = {}
+    for message in body.get("messages") or []:
+        role, content = message.get("role"), message.get("content")
+        if role == "user":
+            _user_text(conversation, _DATETIME.sub("", _block_text(content), count=1))
+        elif role == "assistant":
+            text = _block_text(content)
+            if text.strip():
+                conversation.events.append(("answer", text))
+            for call in message.get("tool_calls") or []:
+                function = call.get("function") or {}
+                try:
+                    given = json.loads(function.get("arguments") or "{}")
+                except ValueError:
+                    given = function.get("arguments")
+                calls[str(call.get("id"))] = (str(function.get("name")), given)
+        elif role == "tool":
+            name, given = calls.get(str(message.get("tool_call_id")), ("?", {}))
+            text = _block_text(content)
+            conversation.events.append(("tool", ToolStep(name, given, text, _exit_failed(text))))
+    return conversation
+
+
 def _exit_failed(output: str) -> bool:
-    found = re.search(r"(?:Process exited with code|Exit [cC]ode:?)\s*(\d+)", output)
+    found = re.search(
+        r"(?:Process exited with code|Exit [cC]ode:?|completed with exit code)\s*(\d+)", output
+    )
     return bool(found and found.group(1) != "0")
 
 
@@ -512,6 +553,38 @@ class AgentModel:
             raise TypeError(f"no Gemini CLI tool for {action!r}")
         return [{"functionCall": {"name": name, "args": given}}]
 
+    # ------------------------------------------------------- chat completions
+
+    def chat(self, body: dict[str, Any]) -> dict[str, Any]:
+        """The next assistant message (``content`` or ``tool_calls``)."""
+        if not body.get("tools"):
+            return {"role": "assistant", "content": "OK"}
+        conversation = read_chat(body)
+        action = self.decide(conversation)
+        self._record("/v1/chat/completions", conversation, action)
+        if isinstance(action, Answer):
+            return {"role": "assistant", "content": action.text}
+        if isinstance(action, Shell):
+            name, given = "bash", {"command": action.command, "description": "Run a command"}
+        elif isinstance(action, EditFile):
+            name = "edit"
+            given = {
+                "path": str(self.workspace / action.path),
+                "old_str": action.old,
+                "new_str": action.new,
+            }
+        elif isinstance(action, ReadFile):
+            name, given = "view", {"path": str(self.workspace / action.path)}
+        else:
+            raise TypeError(f"no Copilot CLI tool for {action!r}")
+        call = {
+            "index": 0,
+            "id": self._next_id("call"),
+            "type": "function",
+            "function": {"name": name, "arguments": json.dumps(given)},
+        }
+        return {"role": "assistant", "content": None, "tool_calls": [call]}
+
     def _message(self, text: str) -> dict[str, Any]:
         return {
             "type": "message",
@@ -567,6 +640,8 @@ class AgentModel:
                         self._anthropic(body)
                     elif path == "/v1/responses":
                         self._responses(body)
+                    elif path == "/v1/chat/completions":
+                        self._chat(body)
                     elif path.startswith("/v1beta/models/") and ":" in path:
                         self._gemini(body, path.rsplit(":", 1)[1])
                     else:
@@ -719,6 +794,38 @@ class AgentModel:
                     )
                 )
                 self._sse(events)
+
+            def _chat(self, body: dict[str, Any]) -> None:
+                message = model.chat(body)
+                finish = "tool_calls" if message.get("tool_calls") else "stop"
+                head = {
+                    "id": model._next_id("chatcmpl"),
+                    "created": 1,
+                    "model": body.get("model", model.model),
+                }
+                usage = {"prompt_tokens": 50, "completion_tokens": 10, "total_tokens": 60}
+                if not body.get("stream"):
+                    choice = {"index": 0, "message": message, "finish_reason": finish}
+                    self._json(
+                        200,
+                        {**head, "object": "chat.completion", "choices": [choice], "usage": usage},
+                    )
+                    return
+                chunks = [
+                    {"index": 0, "delta": message, "finish_reason": None},
+                    {"index": 0, "delta": {}, "finish_reason": finish},
+                ]
+                events = [
+                    {**head, "object": "chat.completion.chunk", "choices": [c]} for c in chunks
+                ]
+                events[-1]["usage"] = usage
+                raw = "".join(f"data: {json.dumps(e)}\n\n" for e in events) + "data: [DONE]\n\n"
+                encoded = raw.encode()
+                self.send_response(200)
+                self.send_header("content-type", "text/event-stream")
+                self.send_header("content-length", str(len(encoded)))
+                self.end_headers()
+                self.wfile.write(encoded)
 
             def _gemini(self, body: dict[str, Any], method: str) -> None:
                 if method == "countTokens":

@@ -61,3 +61,29 @@ def test_the_corpus_sizes_quoted_are_the_corpus() -> None:
     assert said is not None and int(said.group(1).replace(",", "")) == parts["generated"]
     hand = re.search(r"and ([\d,]+) written one by\s+one", cli)
     assert hand is not None and int(hand.group(1).replace(",", "")) == parts["hand"]
+
+
+def test_every_transcript_form_is_documented_and_named_in_the_help(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from donecheck.runtime.cli import main
+    from donecheck.runtime.transcripts.detect import FORMS
+
+    cli = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    cli = cli.split("| form | what it is | the request |", 1)[1].split("\n\n", 1)[0]
+    table = set(re.findall(r"^\| ((?:`[\w-]+`(?:, )?)+) \|", cli, re.M))
+    documented = {name for cell in table for name in re.findall(r"`([\w-]+)`", cell)}
+    assert documented == set(FORMS)
+    with pytest.raises(SystemExit):
+        main(["review", "--help"])
+    helped = " ".join(capsys.readouterr().out.split())
+    for words in (
+        "Claude Code session",
+        "Codex rollout",
+        "Gemini CLI chat log",
+        "Copilot CLI",
+        "ATIF",
+        "Anthropic Messages",
+        "one chat message per line",
+    ):
+        assert words in helped, words

@@ -22,10 +22,12 @@ RECORDED = Path(__file__).resolve().parents[1] / "clients" / "recorded"
 RUNS = sorted(
     p.name
     for p in RECORDED.iterdir()
-    if (p / "stream.jsonl").is_file() and not p.name.startswith("gemini-")
+    if (p / "stream.jsonl").is_file() and not p.name.startswith(("gemini-", "copilot-"))
 )
 """Gemini CLI's ``-o stream-json`` is kept with its runs but not read: its tool results
-say no exit status (a failing command's is ``"status": "success"``)."""
+say no exit status (a failing command's is ``"status": "success"``). Copilot CLI's
+``--output-format json`` is its session's events, the prompt among them: read as its
+``events.jsonl`` is (``tests/unit/test_copilot.py``), not as a stream without one."""
 TASK = "Fix add() in calc.py so that the tests in test_calc.py pass."
 
 
