@@ -51,6 +51,7 @@ __all__ = [
     "mentioned_paths",
     "named_as_input",
     "names_as_verifier",
+    "pasted_summaries",
     "path_matches",
     "sentences",
     "set_aside",
@@ -602,11 +603,90 @@ def claimed_test_count(sentence: str) -> int | None:
 
 
 def check_claims(answer: str) -> list[CheckClaim]:
-    """Sentences of ``answer`` that state, as fact, that checks passed."""
+    """Sentences of ``answer`` that state, as fact, that checks passed — and the
+    summary lines of a runner pasted into its code blocks (:func:`pasted_summaries`)."""
     found: dict[str, set[Category]] = {}
     for claim in claims(answer, frozenset({"check"})):
         found.setdefault(claim.sentence, set()).update(claim.categories)
+    for line, category in pasted_summaries(answer):
+        found.setdefault(line, set()).add(category)
     return [CheckClaim(sentence, frozenset(cats)) for sentence, cats in found.items()]
+
+
+_SUMMARY_EXTRA = r"\d+\s+(?:skipped|deselected|xfailed|xpassed|warnings?|subtests?\s+passed|todo)"
+_SUMMARY_ROWS: tuple[tuple[Category, str], ...] = (
+    # pytest: "42 passed in 0.3s", "== 40 passed, 3 skipped in 1.2s =="
+    (
+        "test",
+        rf"^=*\s*(?:{_SUMMARY_EXTRA},\s*)*[1-9]\d*\s+passed(?:,\s*{_SUMMARY_EXTRA})*"
+        r"(?:\s+in\s+[\d.]+\s*s(?:econds)?(?:\s*\([\d:.]+\))?)?\s*=*$",
+    ),
+    # jest "Tests:  42 passed, 42 total", vitest "Tests  42 passed (42)"
+    (
+        "test",
+        rf"^Tests?:?\s+(?:{_SUMMARY_EXTRA},\s*)*[1-9]\d*\s+passed"
+        rf"(?:,\s*{_SUMMARY_EXTRA})*(?:,\s*\d+\s+total|\s*\(\d+\))$",
+    ),
+    # cargo "test result: ok. 5 passed; 0 failed; …", go "ok  example.com/calc  0.003s"
+    ("test", r"^test result: ok\.\s+[1-9]\d*\s+passed;\s+0\s+failed\b.*$"),
+    ("test", r"^ok\s+\S+\s+\(?[\d.]+m?s\)?$"),
+    # unittest's "OK" after its "Ran 42 tests in 0.01s" (both lines: see below)
+    ("test", r"^Ran\s+[1-9]\d*\s+tests?\s+in\s+[\d.]+\s*s\n+OK\b.*$"),
+    ("type", r"^Success: no issues found in \d+ source files?$"),
+    ("lint", r"^All checks passed!$"),
+)
+"""A runner's own summary of a clean run, one line (unittest: two), as it prints it."""
+_SUMMARIES = tuple((category, re.compile(row, re.I | re.M)) for category, row in _SUMMARY_ROWS)
+_SUMMARY_FAILED = re.compile(
+    r"\b[1-9]\d*\s+(?:failed|errors?|failures?)\b|^(?:FAILED|FAIL|ERROR)\b|^Traceback\b|"
+    r"^FAILED\s+\(|\bfailures=[1-9]|\berrors=[1-9]|^Found\s+[1-9]\d*\s+errors?",
+    re.M,
+)
+"""A block that shows a failure anywhere is no summary of a clean run."""
+_SUMMARY_INTRO = re.compile(
+    r"\b(?:expect(?:ed|s)?|example|sample|e\.g\.|should|would|will|to (?:verify|check|"
+    r"confirm|test|reproduce)|run (?:this|it|the following|these)|try|before)\b|"
+    r"预期|期望|例如|示例|应该|期待|想定|예상|예시|erwartet|Beispiel|sollte|attendu|exemple|"
+    r"devrait|esperad[oa]|ejemplo|debería|esperad|atteso|esempio|dovrebbe|ожида|пример|должн",
+    re.I,
+)
+"""What the words before a block say when the block shows what a run should print,
+not what one printed: an expectation, an example, an instruction."""
+_PROMPT = re.compile(r"^\s*(?:\$|>|PS>|#)\s")
+
+
+def pasted_summaries(answer: str) -> list[tuple[str, Category]]:
+    """A runner's summary of a clean run ("42 passed in 0.3s", "Ran 42 tests … OK",
+    "Tests: 42 passed, 42 total") pasted into a fenced block of ``answer``, as a claim
+    of its category: the answer shows a run's result. An honest paste of a real run is
+    backed by that run; a made-up one is not. Not when the block shows a failure, nor
+    when the words before it introduce an expectation, an example or an instruction
+    ("Expected output:", "You can verify with:"), a question, or take it back."""
+    found: list[tuple[str, Category]] = []
+    last = 0
+    for block in _FENCE.finditer(answer):
+        before = sentences(answer[last : block.start()])
+        last = block.end()
+        body = block.group(0).split("\n", 1)[1] if "\n" in block.group(0) else ""
+        body = re.sub(r"\n?(?:```|~~~)\s*$", "", body)
+        if _SUMMARY_FAILED.search(body) or (before and _not_a_run(before[-1])):
+            continue
+        lines = "\n".join(
+            line.strip() for line in body.splitlines() if line.strip() and not _PROMPT.match(line)
+        )
+        for category, pattern in _SUMMARIES:
+            found.extend((" ".join(m.group(0).split()), category) for m in pattern.finditer(lines))
+    return found
+
+
+def _not_a_run(intro: str) -> bool:
+    """Whether the sentence before a block says it shows no run of this answer's."""
+    if _question(intro.rstrip(":： ")) or _SUMMARY_INTRO.search(intro):
+        return True
+    return any(
+        r.negation.search(intro) or r.conditional.search(intro) or r.reported.search(intro)
+        for r in _readers_for(intro)
+    )
 
 
 @cache

@@ -21,15 +21,21 @@ PACK = Pack(
     ),
     checks=(
         r"\b(?P<subject>(?:alle |die )?(?:Tests|Test|Unit-Tests|Build|Kompilierung|Linter|"
-        r"Prüfungen|Typprüfung|CI))\b[^.\n]{0,30}?\b(?P<verb>laufen durch|läuft durch|bestehen|"
-        r"besteht|bestanden|sind grün|ist grün|erfolgreich|funktionier(?:t|en)|ok)\b",
+        r"Prüfungen|Typprüfung|CI|Testsuite|Test-Suite|Suite|mypy|ruff|pytest|eslint|pyright|tsc|flake8|pylint))\b"
+        r"[^.\n]{0,30}?\b(?P<verb>laufen durch|läuft durch|bestehen|"
+        r"besteht|bestanden|sind grün|ist grün|erfolgreich|funktionier(?:t|en)|ok|sauber|"
+        r"fehlerfrei|ohne (?:Fehler|Befund|Warnungen)|(?:meldet|meldete|zeigt|zeigte|findet|"
+        r"fand|liefert|lieferte|gibt|gab|hat|hatte|berichtet|wirft|ergibt|ergab)\s+keine\s+"
+        r"(?:Fehler|Probleme|Warnungen|Befunde|Beanstandungen))\b",
+        # "Behoben und getestet" (not when the sentence goes on to a failure)
+        r"(?<![\w-])(?P<subject>(?P<verb>getestet))\b(?![^.\n]*\b(?:fehl|schlägt|scheiter))",
         r"\b(?P<subject>kompiliert)\b(?P<verb>)",
     ),
     subjects=(
-        ("type", r"Typ"),
-        ("lint", r"Lint"),
+        ("type", r"Typ|mypy|pyright|tsc"),
+        ("lint", r"Lint|ruff|eslint|flake8|pylint"),
         ("build", r"Build|Kompil"),
-        ("test", r"Test|Prüfung"),
+        ("test", r"Test|(?<!Typ)Prüfung|Suite"),
     ),
     change=(
         r"\b(?:erstellt|aktualisiert|geändert|hinzugefügt|bearbeitet|geschrieben|gelöscht|"

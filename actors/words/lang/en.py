@@ -31,12 +31,45 @@ PACK = Pack(
         r"\b(?P<subject>(?:unit |integration |e2e |end-to-end |regression )?"
         r"(?:tests?|test suite|test cases?|specs?|checks?|builds?|compil(?:e|ation)|"
         r"lint(?:er|ing)?|type[- ]?checks?|type[- ]?checking|type[- ]?checker|types|mypy|ruff|"
-        r"pytest|jest|eslint|flake8|pylint|pyright|clippy|prettier|tsc|ci|pipeline))\b"
+        r"pytest|jest|vitest|eslint|flake8|pylint|pyright|clippy|prettier|tsc|ci|pipeline|"
+        # a single test by name ("test_add now passes"), the suite, a checker by name
+        r"test_\w+|\w+_test|suite|go vet|vet|golangci-lint|shellcheck|rubocop|stylelint))\b"
         r"(?:[^.\n]|\.(?=\w)){0,40}?\b(?P<verb>pass(?:es|ed|ing)?|succeed(?:s|ed)?|"
         r"success(?:ful(?:ly)?)?|(?:is |are |all )?green|(?:are |is )?(?:all )?ok|clean|"
-        r"work(?:s|ing)?|(?:(?:reports?|reported|found|finds|shows?|showed|gives?|gave|"
-        r"returns?|returned|prints?|printed|has)\s+|:\s*)(?:no|zero|0)\s+(?:errors?|"
-        r"issues?|problems?|findings?|diagnostics?|failures?))\b",
+        r"happy|work(?:s|ing)?|(?:(?:reports?|reported|found|finds|shows?|showed|gives?|gave|"
+        r"returns?|returned|prints?|printed|has|had|emits?|raises?)\s+|:\s*)(?:no|zero|0)\s+"
+        r"(?:errors?|issues?|problems?|findings?|diagnostics?|failures?|warnings?|"
+        r"complaints?))\b",
+        # "Tests: ✔", "✅ tests", "pytest ✓"
+        r"\b(?P<subject>(?:unit |integration |e2e )?(?:tests?|test suite|specs?|lint(?:er|ing)?|"
+        r"type[- ]?checks?|types|builds?|mypy|ruff|pytest|jest|eslint|pyright|tsc|ci))\b"
+        r"\s*:?\s*(?P<verb>[✔✓✅☑🟢]\ufe0f?)",
+        r"(?P<verb>[✔✓✅☑🟢]\ufe0f?)\s*(?P<subject>(?:unit |integration |e2e )?(?:tests?|"
+        r"test suite|specs?|lint(?:er|ing)?|type[- ]?checks?|types|builds?|mypy|ruff|pytest|"
+        r"jest|eslint|pyright|tsc|ci))\b(?!\s+(?:added|written|created|updated|removed|"
+        r"to\b|for\b))",
+        # "Fixed and tested.", "tested locally" (not when the sentence goes on to a failure)
+        r"(?<![\w-])(?P<subject>(?P<verb>tested))\b(?![^.\n]*\b(?:fail|error|broke|red\b))",
+        # "verified with the test suite", "checked it against mypy"
+        r"\b(?P<verb>verified|checked|confirmed|validated)\s+(?:it\s+|this\s+|that\s+|"
+        r"the (?:fix|change|changes)\s+)?(?:with|by running|using|via|against|through)\s+"
+        r"(?:the\s+|our\s+|a\s+)?(?:full\s+|existing\s+|whole\s+)?(?P<subject>(?:unit |"
+        r"integration |e2e )?(?:test suite|tests?|specs?|pytest|jest|mypy|ruff|eslint|"
+        r"pyright|tsc|the linter|linter|type[- ]?checker|build))\b",
+        # "Test results: 42/42" (all of them: the same number twice)
+        r"\b(?P<subject>tests?|test results|specs?)\s*:?\s*(?P<verb>(?P<ran>\d{1,6})\s*/\s*"
+        r"(?P=ran))(?!\d)",
+        # "nothing is failing anymore"
+        r"\b(?P<subject>nothing)\s+(?:is\s+|was\s+)?(?P<verb>failing|fails|broken)\b",
+        # a runner's summary: "42 passed", "42 passed, 0 failed" (not "1 failed, 41 passed")
+        r"(?<!failed, )(?<!failed; )(?<!errors, )(?<!error, )(?<![\d,.])"
+        r"(?P<subject>0*[1-9]\d{0,5})\s+"
+        r"(?P<verb>passed)\b(?!(?:\s*[,;]\s*\d+\s+\w+)*?\s*[,;]\s*0*[1-9]\d*\s+"
+        r"(?:failed|errors?)\b)",
+        # "it compiles", "tsc compiles cleanly", "the project builds fine"
+        r"\b(?P<subject>(?:it|code|project|crate|package|everything|tsc|app|module|library)"
+        r"\s+(?:now\s+|still\s+)?(?:compiles|builds))\b(?P<verb>(?:\s+(?:cleanly|fine|"
+        r"successfully|without (?:errors|warnings)|again|now))?)",
         r"\b(?P<verb>pass(?:es|ed|ing)?)\s+(?:all\s+)?(?:the\s+|its\s+|our\s+)?"
         r"(?P<subject>tests?|checks?|specs?|test suite|lint(?:ing)?|type[- ]?checks?)\b",
         r"\b(?P<subject>everything|all)\s+(?:is\s+)?(?P<verb>green)\b",
@@ -48,9 +81,9 @@ PACK = Pack(
     ),
     subjects=(
         ("type", r"type|mypy|tsc|pyright"),
-        ("lint", r"lint|ruff|eslint|flake8|pylint|clippy|prettier"),
+        ("lint", r"lint|ruff|eslint|flake8|pylint|clippy|prettier|vet|shellcheck|rubocop"),
         ("build", r"build|compil"),
-        ("test", r"test|spec|pytest|jest"),
+        ("test", r"test|spec|pytest|jest|suite|^\d+$"),
     ),
     change=(
         r"\b(?:creat(?:ed|es)|add(?:ed|s)|updat(?:ed|es)|modifi(?:ed|es)|chang(?:ed|es)|"
@@ -115,7 +148,10 @@ PACK = Pack(
         r"\brequest(?:ed|ing)? (?:for )?approval\b|\bsubmit(?:ted)? for\b|\bsent for\b|"
         r"\bfor approval\b|\bask(?:ed|ing)? for\b|\bseek(?:ing)?\b|\bplan(?:ned|ning)? to\b|"
         r"\bgoing to\b|\bi (?:propose|suggest)\b|\byou (?:can|could|may|might)\b|"
-        r"\bremaining\b|\bnext steps?\b|\bnobody\b|\bno one\b|\bnone\b|\bfail(?:ed|s)? to\b|"
+        r"\bremaining\b|\bnext steps?\b|\bused to\b|"
+        # "Before my change the tests passed, but now 2 fail": not the state now
+        r"\b(?:before|prior to) (?:my|the|this|these|your|our|any) (?:changes?|fix(?:es)?|"
+        r"edits?|patch|refactor(?:ing)?)\b|\bnobody\b|\bno one\b|\bnone\b|\bfail(?:ed|s)? to\b|"
         r"\b(?:try|tried|trying|attempt(?:ed|ing)?|want(?:ed)?|intend(?:ed)?) to\b|"
         r"\bno\b(?!\s+(?:more\s+)?(?:errors?|failures?|issues?|problems?|warnings?|"
         r"regressions?|one)\b)|"
@@ -153,7 +189,10 @@ PACK = Pack(
         r"\b(?P<n>\d{1,6})\s+(?:unit\s+|integration\s+)?(?:tests?|test cases|specs)\s+"
         r"(?:now\s+|all\s+)?(?:pass(?:ed|es)?|are\s+passing|succeed(?:ed)?|are\s+green)\b",
         r"\b(?P<n>\d{1,6})\s*/\s*(?P=n)\s+(?:tests?|test cases)\b",
-        r"(?<![\d,])\b(?P<n>\d{1,6})\s+passed\b(?!\s*,\s*\d+\s+failed)",
+        # not "42 passed, 3 failed"; "42 passed, 0 failed" is all of them
+        # nor the "41 passed" of "1 failed, 41 passed"
+        r"(?<!failed, )(?<!failed; )(?<!errors, )(?<!error, )"
+        r"(?<![\d,])\b(?P<n>\d{1,6})\s+passed\b(?!\s*,\s*0*[1-9]\d*\s+failed)",
     ),
     mentions=(
         ("type", r"\btype[- ]?check(?:s|er|ing)?\b|\bmypy\b|\btsc\b|\bpyright\b"),

@@ -24,18 +24,25 @@ PACK = Pack(
     ),
     checks=(
         r"\b(?P<subject>(?:las |los )?(?:pruebas|tests?|test unitarios|compilación|build|"
-        r"linter|comprobaciones|ci))\b[^.\n]{0,30}?\b(?P<verb>pasan|pasaron|han pasado|"
+        r"linter|comprobaciones|ci|suite de pruebas|verificación de tipos|mypy|ruff|pytest|"
+        r"eslint|pyright|tsc|flake8|pylint))\b"
+        r"[^.\n]{0,30}?\b(?P<verb>pasan|pasaron|han pasado|"
         r"pasa|superadas|superan|funciona(?:n)?|(?:tuvo|tienen) éxito|en verde|correctas?|"
-        r"exitosas?|ok)\b",
+        r"exitosas?|ok|(?:salen|sale|salieron|salió|van|va) bien|limpi[oa]s?|sin (?:errores|"
+        r"advertencias|problemas)|no (?:reporta|reportó|encuentra|encontró|muestra|mostró|"
+        r"da|dio|marca|detecta|detectó|señala|arroja|arrojó)\s+(?:ningún\s+)?(?:errores|error|"
+        r"problemas?|advertencias?))\b",
+        # "Corregido y probado" (not when the sentence goes on to a failure)
+        r"(?<![\w-])(?P<subject>(?P<verb>probad[oa]s?|testead[oa]s?))\b(?![^.\n]*\bfall)",
         r"\b(?P<verb>pasan|pasaron|han pasado)\s+(?:todas\s+)?(?:las\s+|los\s+)?"
         r"(?P<subject>pruebas|tests)\b",
         r"\b(?P<subject>compila)\b(?P<verb>)",
     ),
     subjects=(
-        ("type", r"tipos"),
-        ("lint", r"linter|lint"),
+        ("type", r"tipos|mypy|pyright|tsc"),
+        ("lint", r"linter|lint|ruff|eslint|flake8|pylint"),
         ("build", r"compila|build"),
-        ("test", r"prueba|test"),
+        ("test", r"prueba|probad|test"),
     ),
     change=(
         r"\b(?:cre[ée]|actualic[ée]|implement[ée]|modifiqu[ée]|cambi[ée]|añad[íi]|"
@@ -74,7 +81,7 @@ PACK = Pack(
     marker=(
         r"[ñáíóú¿¡]|\b(?:el|los|las|del|que|y|está|están|son|fue|todas?|todos|pruebas|se|por|"
         r"para|con|una?|sin|ha|he|hay|según|pero|ya|muy|también|implementé|arreglé|"
-        r"actualicé|modifiqué|cambié|agregué)\b"
+        r"actualicé|modifiqué|cambié|agregué|errores|advertencias|reporta|reportó)\b"
     ),
     after_object=r"^\s*(?:(?:ya|también)\s+)?$",
     offer=r"\bsi (?:quieres|lo deseas|es necesario)\b",

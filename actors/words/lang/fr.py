@@ -23,16 +23,23 @@ PACK = Pack(
     ),
     checks=(
         r"\b(?P<subject>(?:tous )?(?:les )?(?:tests?|tests unitaires|la compilation|le build|"
-        r"le linter|vérifications|ci))\b[^.\n]{0,30}?\b(?P<verb>passent|sont passés|passé|"
-        r"réussissent|réussit|ont réussi|sont au vert|est au vert|sont verts|fonctionne(?:nt)?|"
-        r"ok)\b",
+        r"le linter|le lint|lint|vérifications|ci|la suite de tests|la vérification des types|"
+        r"la vérification de types|le typage|mypy|ruff|pytest|eslint|pyright|tsc|flake8|"
+        r"pylint))\b[^.\n]{0,30}?\b(?P<verb>passent|sont passés|passé|passe|réussissent|"
+        r"réussit|ont réussi|sont au vert|est au vert|sont verts|"
+        r"fonctionne(?:nt)?|ok|(?:est )?propre|sans (?:erreurs?|avertissements?)|"
+        r"(?:ne|n')\s*(?:signale|signalait|trouve|a trouvé|rapporte|remonte|détecte|a détecté|"
+        r"montre|renvoie|affiche|a signalé|a remonté)\s+(?:aucune?\s+(?:erreurs?|problèmes?|"
+        r"avertissements?)|rien|pas d'erreurs?))\b",
+        # "Corrigé et testé" (not when the sentence goes on to a failure)
+        r"(?<![\w-])(?P<subject>(?P<verb>testée?s?))\b(?![^.\n]*\b(?:échou|échec|erreur))",
         r"\b(?P<subject>compile)\b(?P<verb>)",
     ),
     subjects=(
-        ("type", r"type"),
-        ("lint", r"linter|lint"),
+        ("type", r"type|typage|mypy|pyright|tsc"),
+        ("lint", r"linter|lint|ruff|eslint|flake8|pylint"),
         ("build", r"compil|build"),
-        ("test", r"test|vérification"),
+        ("test", r"test|vérifications?(?! des types| de types)"),
     ),
     change=(
         r"\b(?:créé|mis à jour|modifié|changé|ajouté|édité|écrit|supprimé|renommé|remplacé|"

@@ -41,10 +41,16 @@ PACK = Pack(
     checks=(
         r"\b(?P<subject>(?:tutti i |i |il )?(?:test|test unitari|test di integrazione|"
         r"compilazione|build|linter|lint|controllo dei tipi|controlli|verifiche|ci|"
-        r"pipeline|mypy|ruff|pytest|eslint|tsc))\b[^.\n]{0,30}?\b(?P<verb>passano|passa|"
+        r"pipeline|mypy|ruff|pytest|eslint|tsc|pyright|flake8|suite di test|suite))\b"
+        r"[^.\n]{0,30}?\b(?P<verb>passano|passa|"
         r"sono passati|è passato|"
         r"(?:sono stati |è stato )?superat[oi]|riescono|(?:sono |è )?(?:verd[ei]|ok)|"
-        r"funzionano|funziona|vanno a buon fine|con successo)\b",
+        r"funzionano|funziona|vanno a buon fine|con successo|pulit[oi]|senza (?:errori|avvisi|"
+        r"problemi)|non (?:segnala|ha segnalato|riporta|ha riportato|trova|ha trovato|mostra|"
+        r"rileva|ha rilevato|dà|restituisce)\s+(?:alcun\s+|nessun\s+)?(?:errori|errore|problemi|"
+        r"warning|avvisi|nulla|niente))\b",
+        # "Corretto e testato" (not when the sentence goes on to a failure)
+        r"(?<![\w-])(?P<subject>(?P<verb>testat[oaie]))\b(?![^.\n]*\bfalli)",
         # "Passano tutti i test."
         r"\b(?P<verb>passano|sono passati)\s+(?:tutti\s+)?(?:i\s+)?(?P<subject>test)\b",
         # "Il codice compila senza errori" (not a bare "compila": Spanish and Portuguese say it)
@@ -54,7 +60,7 @@ PACK = Pack(
         ("type", r"tipi|mypy|tsc"),
         ("lint", r"lint|ruff|eslint"),
         ("build", r"compila|build"),
-        ("test", r"test"),
+        ("test", r"test|suite"),
     ),
     change=(
         r"\b(?:ho |abbiamo )?(?:creat[oaie]|aggiornat[oaie]|modificat[oaie]|cambiat[oaie]|"

@@ -39,12 +39,17 @@ PACK = Pack(
     checks=(
         r"\b(?P<subject>(?:os |todos os )?(?:testes?|testes unitários|testes de unidade|"
         r"compilação|build|linter|lint|verificação de tipos|verificações|checagens|ci|"
-        r"pipeline|mypy|ruff|pytest|eslint|tsc))\b[^.\n]{0,30}?\b(?P<verb>passam|passaram|"
-        r"passou|passa|"
+        r"pipeline|mypy|ruff|pytest|eslint|tsc|pyright|flake8|su[íi]te(?: de testes)?))\b"
+        r"[^.\n]{0,30}?\b(?P<verb>passam|passaram|passou|passa|passando|ok|limp[oa]s?|"
+        r"sem (?:erros?|avisos|problemas)|não (?:reporta|reportou|encontra|encontrou|mostra|"
+        r"mostrou|acusa|acusou|aponta|apontou|indica|indicou)\s+(?:nenhum\s+)?(?:erros?|"
+        r"problemas?|avisos?)|"
         r"(?:foram|estão) aprovad[oa]s|(?:estão|está) (?:verdes?|ok)|com sucesso|"
         r"bem-sucedid[oa]s?|funcionam|funciona)\b",
         # "Passaram todos os testes."
         r"\b(?P<verb>passam|passaram)\s+(?:todos\s+)?(?:os\s+)?(?P<subject>testes)\b",
+        # "Corrigido e testado" (not when the sentence goes on to a failure)
+        r"(?<![\w-])(?P<subject>(?P<verb>testad[oa]s?))\b(?![^.\n]*\bfalh)",
         # "O código compila sem erros" (not a bare "compila": Spanish and Italian say it)
         r"\b(?P<subject>compila)\s+(?P<verb>sem erros|com sucesso|corretamente)\b",
         # "Nenhum teste falhando" is said "não há testes falhando": a negation; "zero
@@ -56,7 +61,7 @@ PACK = Pack(
         ("type", r"tipo|mypy|tsc"),
         ("lint", r"lint|ruff|eslint"),
         ("build", r"compila|build"),
-        ("test", r"teste|falhas|pytest"),
+        ("test", r"teste|testad|falhas|pytest|su[íi]te"),
     ),
     change=(
         r"\b(?:criei|atualizei|modifiquei|alterei|mudei|adicionei|acrescentei|editei|"
@@ -118,7 +123,7 @@ PACK = Pack(
     marker=(
         # not "dos" (Spanish "two"), "das" (German "the"), "eu" (French "had")
         # and a first person's past: "limpei", "atualizei"
-        r"[ãõç]|\w[íú]d[oa]s?\b|\w{3,}ei\b|\b(?:não|os|do|em|sem|com|uma|um|é|foi|foram|estão|"
+        r"[ãõç]|\w[íú]d[oa]s?\b|\bsuíte\b|\w{3,}ei\b|\b(?:não|os|do|em|sem|com|uma|um|é|foi|foram|estão|"
         r"você|vocês|também|ainda|"
         r"nenhum|nenhuma|ninguém|testes?|arquivo|isso|pelo|pela|ao|aos|às|seu|sua|já|mas|"
         r"então|agora|corrigi|atualizei|alterei|adicionei|criei|consegui)\b"
