@@ -17,6 +17,7 @@ __all__ = [
     "ClientAdapter",
     "HookEvent",
     "ToolEvent",
+    "agent_command_hooks",
     "exit_code_in",
     "settings_hooks",
 ]
@@ -135,3 +136,24 @@ def settings_hooks(
             group = {"matcher": "*", **group}
         groups[event] = [group]
     return groups
+
+
+def agent_command_hooks(
+    agent: str,
+    command: str,
+    events: tuple[str, ...],
+    matched: frozenset[str],
+    stop: tuple[str, int],
+) -> dict[str, list[Any]]:
+    """:func:`settings_hooks` of ``command --agent <agent>`` command hooks, the stop
+    event (``stop`` = its name and timeout, in the client's own unit) given time for the
+    gates and the review."""
+    line = f"{command} --agent {agent}"
+
+    def handler(event: str) -> dict[str, Any]:
+        found: dict[str, Any] = {"type": "command", "command": line}
+        if event == stop[0]:
+            found["timeout"] = stop[1]
+        return found
+
+    return settings_hooks(events, handler, matched)

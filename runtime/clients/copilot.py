@@ -44,7 +44,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from donecheck.runtime.clients.base import HookEvent, ToolEvent, settings_hooks
+from donecheck.runtime.clients.base import HookEvent, ToolEvent, agent_command_hooks
 
 if TYPE_CHECKING:
     from donecheck.runtime.transcripts.openai import Transcript
@@ -186,15 +186,7 @@ class Copilot:
         return copilot_home() / "hooks" / HOOKS_FILE
 
     def hooks(self, form: str, command: str, url: str) -> dict[str, list[Any]]:
-        agent = f"{command} --agent {self.name}"
-
-        def handler(event: str) -> dict[str, Any]:
-            found: dict[str, Any] = {"type": "command", "command": agent}
-            if event == "Stop":
-                found["timeout"] = STOP_TIMEOUT_S
-            return found
-
-        return settings_hooks(EVENTS, handler, _MATCHED)
+        return agent_command_hooks(self.name, command, EVENTS, _MATCHED, ("Stop", STOP_TIMEOUT_S))
 
     def finish_install(
         self,

@@ -35,7 +35,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from donecheck.runtime.clients.base import HookEvent, ToolEvent, settings_hooks
+from donecheck.runtime.clients.base import HookEvent, ToolEvent, agent_command_hooks
 from donecheck.runtime.install import backup_path, keep_before, restore_before
 
 if TYPE_CHECKING:
@@ -183,15 +183,9 @@ class Gemini:
         return _home() / "settings.json"
 
     def hooks(self, form: str, command: str, url: str) -> dict[str, list[Any]]:
-        agent = f"{command} --agent {self.name}"
-
-        def handler(event: str) -> dict[str, Any]:
-            found: dict[str, Any] = {"type": "command", "command": agent}
-            if event == "AfterAgent":
-                found["timeout"] = STOP_TIMEOUT_MS
-            return found
-
-        return settings_hooks(EVENTS, handler, _MATCHED)
+        return agent_command_hooks(
+            self.name, command, EVENTS, _MATCHED, ("AfterAgent", STOP_TIMEOUT_MS)
+        )
 
     def finish_install(
         self,
