@@ -145,20 +145,20 @@ def _wait_up(handle: object, timeout_s: float = 60.0) -> None:
             time.sleep(0.2)
 
 
-def test_the_readme_scripted_judge_example_runs_as_written(
+def test_the_docs_scripted_judge_example_runs_as_written(
     ray_address: str,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    readme = (EXAMPLES.parent / "README.md").read_text(encoding="utf-8")
+    readme = (EXAMPLES.parent / "docs" / "review.md").read_text(encoding="utf-8")
     code = readme.split("<!-- scripted-judge-example", 1)[1].split("```python\n", 1)[1]
     code = code.split("```", 1)[0]
     # its own namespace and store on the shared test instance, nothing under $HOME
     monkeypatch.setenv("DONECHECK_NAMESPACE", "readme-example")
     monkeypatch.setenv("DONECHECK_DATA_DIR", str(tmp_path))
     monkeypatch.setenv("DONECHECK_PARSER_ACTORS", "1")
-    exec(compile(code, "README.md (scripted judge example)", "exec"), {})
+    exec(compile(code, "docs/review.md (scripted judge example)", "exec"), {})
     out = capsys.readouterr().out  # (Ray's own log lines may be in it too)
     printed = [line for line in out.splitlines() if "(raylet)" not in line]
     at = printed.index("Deliver pass")
