@@ -180,9 +180,11 @@ def _transcript(payload: dict[str, Any], agent: Agent, answer: str = "") -> Tran
     path = payload.get("transcript_path")
     if not isinstance(path, str) or not path:
         return None
-    if not Path(path).is_file():
-        raise InputError(f"the hook payload's transcript_path {path!r} does not exist")
     deadline = time.monotonic() + TRANSCRIPT_WAIT_S
+    while not Path(path).is_file():  # a client may write its log behind its hooks
+        if time.monotonic() >= deadline:
+            raise InputError(f"the hook payload's transcript_path {path!r} does not exist")
+        time.sleep(0.05)
     while True:
         found = _load(path, agent)
         caught_up = found is not None and (not answer or _same(found.answer, answer))

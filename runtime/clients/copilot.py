@@ -139,10 +139,14 @@ class Copilot:
         from donecheck.runtime.transcripts.copilot import load_copilot, stop_logged
 
         path = payload.get("transcript_path")
-        if not isinstance(path, str) or not path or not os.path.isfile(path):
+        if not isinstance(path, str) or not path:
             return ""
-        moment = _millis(payload.get("timestamp"))
         deadline = time.monotonic() + LOG_WAIT_S
+        while not os.path.isfile(path):  # a new session's log may not be written yet
+            if time.monotonic() >= deadline:
+                return ""
+            time.sleep(0.05)
+        moment = _millis(payload.get("timestamp"))
         while moment is not None and time.monotonic() < deadline:
             try:
                 if stop_logged(Path(path).read_text(encoding="utf-8"), moment):

@@ -437,3 +437,19 @@ def test_the_folders_trust_is_read_from_copilots_config(
     )
     assert workspace_trusted(tmp_path / "ws") and workspace_trusted(tmp_path / "ws" / "sub")
     assert not workspace_trusted(tmp_path / "wsx") and not workspace_trusted(tmp_path)
+
+
+def test_a_log_written_behind_the_stop_hook_is_waited_for(tmp_path: Path) -> None:
+    """CI showed it: Copilot CLI ran the stop hook of a new session before it had
+    written events.jsonl at all; the hook was refused and the turn went unchecked."""
+    import shutil
+    import threading
+
+    from donecheck.runtime.clients.copilot import ADAPTER
+
+    recorded = sorted(Path(__file__).resolve().parents[1].glob("clients/recorded/copilot-*"))
+    source = next(p / "transcript.jsonl" for p in recorded if (p / "transcript.jsonl").is_file())
+    late = tmp_path / "events.jsonl"
+    threading.Timer(0.4, shutil.copyfile, (source, late)).start()
+    answer = ADAPTER.answer({"transcript_path": str(late), "timestamp": None})
+    assert answer and late.is_file()
