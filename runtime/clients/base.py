@@ -20,6 +20,7 @@ __all__ = [
     "agent_command_hooks",
     "exit_code_in",
     "settings_hooks",
+    "timed_call_id",
 ]
 
 HookEvent: TypeAlias = Literal["prompt", "tool", "stop", "interrupt", "end", "start", ""]
@@ -157,3 +158,18 @@ def agent_command_hooks(
         return found
 
     return settings_hooks(events, handler, matched)
+
+
+def timed_call_id(payload: Mapping[str, Any], name: str, arguments: dict[str, Any]) -> str:
+    """An id for a call the client names none for (Gemini CLI, Copilot CLI): the call
+    and the moment its hook fired. The same delivery again keeps it; the same command
+    run again (a test run after a fix) gets a new one, not taken for a repeat."""
+    import hashlib
+    import json
+
+    raw = json.dumps(
+        [payload.get("session_id"), payload.get("timestamp"), name, arguments],
+        sort_keys=True,
+        default=str,
+    ).encode()
+    return f"{name}-{hashlib.blake2b(raw, digest_size=8).hexdigest()}"

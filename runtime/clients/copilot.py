@@ -35,7 +35,6 @@ it (``tests/clients/recorded/copilot-*``):
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import re
@@ -44,7 +43,12 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from donecheck.runtime.clients.base import HookEvent, ToolEvent, agent_command_hooks
+from donecheck.runtime.clients.base import (
+    HookEvent,
+    ToolEvent,
+    agent_command_hooks,
+    timed_call_id,
+)
 
 if TYPE_CHECKING:
     from donecheck.runtime.transcripts.openai import Transcript
@@ -124,7 +128,7 @@ class Copilot:
         return ToolEvent(
             name=name,
             arguments=arguments,
-            call_id=_call_id(payload, name, arguments),
+            call_id=timed_call_id(payload, name, arguments),
             output=text,
             ok=False if str(result.get("result_type")) in _FAILED else None,
             exit_code=code,
@@ -236,17 +240,6 @@ def _millis(stamp: Any) -> int | None:
     except ValueError:
         return None
     return round(moment.timestamp() * 1000)
-
-
-def _call_id(payload: Mapping[str, Any], name: str, arguments: dict[str, Any]) -> str:
-    """An id for a call Copilot CLI names none for: the call and the moment its hook
-    fired. The same delivery again keeps it; the same command run again gets a new one."""
-    raw = json.dumps(
-        [payload.get("session_id"), payload.get("timestamp"), name, arguments],
-        sort_keys=True,
-        default=str,
-    ).encode()
-    return f"{name}-{hashlib.blake2b(raw, digest_size=8).hexdigest()}"
 
 
 ADAPTER = Copilot()

@@ -28,14 +28,18 @@ CLI (``tests/clients/recorded/gemini-*``):
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from donecheck.runtime.clients.base import HookEvent, ToolEvent, agent_command_hooks
+from donecheck.runtime.clients.base import (
+    HookEvent,
+    ToolEvent,
+    agent_command_hooks,
+    timed_call_id,
+)
 from donecheck.runtime.install import backup_path, keep_before, restore_before
 
 if TYPE_CHECKING:
@@ -133,7 +137,7 @@ class Gemini:
         return ToolEvent(
             name=name,
             arguments=arguments,
-            call_id=_call_id(payload, name, arguments),
+            call_id=timed_call_id(payload, name, arguments),
             output=text,
             ok=ok,
             exit_code=code,
@@ -249,18 +253,6 @@ def _hooks_off(path: Path) -> str:
         if is_ours({"type": "command", "command": str(name)}):
             return f"hooksConfig.disabled names {name!r}"
     return ""
-
-
-def _call_id(payload: Mapping[str, Any], name: str, arguments: dict[str, Any]) -> str:
-    """An id for a call Gemini CLI names none for: the call and the moment its hook
-    fired. The same delivery again keeps it; the same command run again (a test run
-    after a fix) gets a new one, not taken for a repeat of the first."""
-    raw = json.dumps(
-        [payload.get("session_id"), payload.get("timestamp"), name, arguments],
-        sort_keys=True,
-        default=str,
-    ).encode()
-    return f"{name}-{hashlib.blake2b(raw, digest_size=8).hexdigest()}"
 
 
 def _words(text: str) -> str:
