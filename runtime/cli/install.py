@@ -22,17 +22,19 @@ def add(commands: Any) -> None:
     """Register the command with the ``donecheck`` parser."""
     install = commands.add_parser(
         "install",
-        help="wire DoneCheck's hooks into Claude Code, Codex, Gemini CLI or GitHub Copilot CLI",
+        help="wire DoneCheck's hooks into Claude Code, Codex, Gemini CLI, GitHub Copilot CLI "
+        "or OpenCode",
         description=(
             "Merge DoneCheck's hooks into the settings of Claude Code (UserPromptSubmit, "
             "PostToolUse, PostToolUseFailure, Stop, SessionStart, SessionEnd), Codex "
             "(UserPromptSubmit, PostToolUse, Stop, Interrupt, SessionEnd), Gemini CLI "
             "(BeforeAgent, AfterTool, AfterAgent, SessionEnd) or GitHub Copilot CLI "
-            "(UserPromptSubmit, PostToolUse, Stop, SessionEnd), keeping every hook "
+            "(UserPromptSubmit, PostToolUse, Stop, SessionEnd), or write DoneCheck's plugin "
+            "into OpenCode's plugin folder (OpenCode has no hooks), keeping every hook "
             "and setting that is not DoneCheck's, and print what changed. Installing again "
             "changes nothing; --uninstall takes DoneCheck's hooks out again (for Gemini CLI "
             "and Copilot CLI it puts the file back byte for byte, or removes the one it "
-            "created). "
+            "created; for OpenCode it removes the plugin file). "
             "Codex runs a hook only after the user trusted it: the installer records that "
             "trust for DoneCheck's own hooks through Codex's app server (as Codex's /hooks "
             "screen does) unless --no-trust is given. Gemini CLI runs hooks only in a trusted "
@@ -43,7 +45,8 @@ def add(commands: Any) -> None:
             "Examples: donecheck install claude-code (user settings, command hooks); "
             "donecheck install claude-code --scope project --form http; "
             "donecheck install codex; donecheck install codex --uninstall; "
-            "donecheck install gemini; donecheck install copilot --scope project. "
+            "donecheck install gemini; donecheck install copilot --scope project; "
+            "donecheck install opencode. "
             "Exit status: 0 done, 1 written but Codex would not record the trust, 2 a "
             "settings file that is not valid JSON (left as it is) or a bad option."
         ),
@@ -54,9 +57,10 @@ def add(commands: Any) -> None:
         choices=["user", "project", "local"],
         default="user",
         help="user: ~/.claude/settings.json, $CODEX_HOME/hooks.json, "
-        "$GEMINI_CLI_HOME/.gemini/settings.json or $COPILOT_HOME/hooks/donecheck.json "
-        "(default); project: the workspace's .claude/settings.json, .codex/hooks.json, "
-        ".gemini/settings.json or .github/hooks/donecheck.json; local (Claude "
+        "$GEMINI_CLI_HOME/.gemini/settings.json, $COPILOT_HOME/hooks/donecheck.json or "
+        "~/.config/opencode/plugins/donecheck.js (default); project: the workspace's "
+        ".claude/settings.json, .codex/hooks.json, .gemini/settings.json, "
+        ".github/hooks/donecheck.json or .opencode/plugins/donecheck.js; local (Claude "
         "Code): .claude/settings.local.json, not committed",
     )
     install.add_argument(
@@ -118,6 +122,17 @@ def run(args: argparse.Namespace) -> int:
     if args.scope != "user" and not workspace.is_dir():
         error(f"--workspace {args.workspace}: not a folder")
         return EXIT_INPUT
+    plugin = getattr(adapter(args.client), "install_plugin", None)
+    if plugin is not None:  # a CLI with no hooks: DoneCheck's plugin file
+        try:
+            inst.settings_path(args.client, args.scope, workspace)
+        except InputError as exc:
+            error(str(exc))
+            return EXIT_INPUT
+        code = plugin(args, workspace, inst.hook_command(), print)
+        if code == 0 and not args.uninstall and not args.dry_run:
+            print(service_note(read_endpoint(runtime_file("donecheck", args.runtime_file))))
+        return EXIT_INPUT if code == 2 else EXIT_FAILURE if code else EXIT_OK
     try:
         path = inst.settings_path(args.client, args.scope, workspace)
         settings = inst.read_settings(path)

@@ -37,8 +37,8 @@ def add(commands: Any) -> None:
             'OpenAI chat completions ({"messages": [...]} or a bare list), Anthropic Messages '
             "(tool_use / tool_result blocks), a Claude Code session file or `claude -p` "
             "stream-json, a Codex rollout or `codex exec --json` events, a Gemini CLI chat log, "
-            "a GitHub Copilot CLI events.jsonl, a Harbor ATIF trajectory, or one chat message "
-            "per line (docs/cli.md lists them). The final assistant message is the answer "
+            "a GitHub Copilot CLI events.jsonl, an `opencode export` or `opencode run --format "
+            "json` output, a Harbor ATIF trajectory, or one chat message per line (docs/cli.md lists them). The final assistant message is the answer "
             "under review; tool "
             "calls and results are the evidence. Prints one verdict per transcript: pass, "
             "need_evidence, need_fix, blocked, skipped or unverified."

@@ -30,6 +30,7 @@ MODULES: dict[str, str] = {
     "codex": "codex",
     "gemini": "gemini",
     "copilot": "copilot",
+    "opencode": "opencode",
 }
 
 

@@ -20,6 +20,9 @@ Forms:
 * ``copilot`` — a GitHub Copilot CLI session log
   (``~/.copilot/session-state/<id>/events.jsonl``: ``session.start`` from
   ``copilot-agent``, ``user.message``, ``assistant.message``, ``tool.execution_*``);
+* ``opencode`` — an OpenCode session: what ``opencode export <id>`` prints (``info``
+  with a ``ses_`` id, ``messages`` of ``{info, parts}``) or the events of ``opencode run
+  --format json``;
 * ``atif`` — a Harbor ATIF trajectory (``trajectory.json``: ``schema_version``
   ``ATIF-v…`` and ``steps``);
 * ``openai-jsonl`` — JSON Lines, one chat message per line.
@@ -42,6 +45,12 @@ from donecheck.runtime.transcripts.codex_exec import EXEC_TYPES, parse_codex_exe
 from donecheck.runtime.transcripts.copilot import is_copilot_log, parse_copilot_lines
 from donecheck.runtime.transcripts.gemini import is_gemini_log, parse_gemini_lines
 from donecheck.runtime.transcripts.openai import Transcript, parse_openai, read_transcript_text
+from donecheck.runtime.transcripts.opencode import (
+    is_opencode_export,
+    is_opencode_stream,
+    parse_opencode_export,
+    parse_opencode_stream,
+)
 
 __all__ = ["FORMS", "detect_form", "load_transcript"]
 
@@ -54,6 +63,7 @@ FORMS = (
     "codex-exec",
     "gemini",
     "copilot",
+    "opencode",
     "atif",
     "openai-jsonl",
 )
@@ -109,6 +119,8 @@ def detect_form(text: str) -> tuple[str, Any]:
     else:
         if is_atif(data):
             return "atif", data
+        if is_opencode_export(data):  # before the chat forms': it has ``messages`` too
+            return "opencode", data
         messages = _messages(data)
         if messages is not None:
             return ("anthropic" if _anthropic(messages) else "openai"), data
@@ -123,6 +135,8 @@ def detect_form(text: str) -> tuple[str, Any]:
         return "gemini", text.splitlines()
     if is_copilot_log(objects):  # before Claude Code's: both have ``user`` messages
         return "copilot", text.splitlines()
+    if is_opencode_stream(objects):
+        return "opencode", text.splitlines()
     if objects and sum(o.get("type") in CODEX_TYPES for o in objects) * 2 >= len(objects):
         return "codex", text.splitlines()
     if objects and sum(o.get("type") in EXEC_TYPES for o in objects) * 2 >= len(objects):
@@ -155,6 +169,12 @@ def load_transcript(path: str | Path) -> Transcript:
         transcript = parse_gemini_lines(content, source)
     elif form == "copilot":
         transcript = parse_copilot_lines(content, source)
+    elif form == "opencode":
+        transcript = (
+            parse_opencode_stream(content, source)
+            if isinstance(content, list)
+            else parse_opencode_export(content, source)
+        )
     elif form == "atif":
         transcript = parse_atif(content, source, Path(path).parent)
     elif form in {"openai", "anthropic", "openai-jsonl"}:
@@ -171,8 +191,8 @@ def load_transcript(path: str | Path) -> Transcript:
             source,
             'not a transcript: expected {"messages": [...]}, a list of chat messages, an ATIF'
             " trajectory, or JSON Lines (a Claude Code session or stream-json, a Codex rollout"
-            " or exec --json events, a Gemini CLI chat log, a Copilot CLI events.jsonl, or one"
-            " chat message per line)",
+            " or exec --json events, a Gemini CLI chat log, a Copilot CLI events.jsonl, an"
+            " OpenCode export or run --format json, or one chat message per line)",
         )
     if form not in {"claude-code", "claude-stream"}:  # the Claude reader tells them apart
         transcript.form = form

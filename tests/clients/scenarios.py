@@ -150,7 +150,7 @@ def delegates_and_waits(c: Conversation) -> Action:
         return delegates(c)
     if not edited(c):
         return FIX
-    if not any(s.name in {"Agent", "Task"} for s in c.steps):
+    if not any(s.name in {"Agent", "Task", "task"} for s in c.steps):
         return Delegate(SUB_PROMPT, background=False)
     return Answer("I fixed add() in calc.py; a sub-agent then ran `python -m pytest -q`: 3 passed.")
 

@@ -1,11 +1,13 @@
-"""The real Claude Code, Codex, Gemini and GitHub Copilot CLIs, wired by ``donecheck
-install``, with a scripted agent: what DoneCheck lets through, what it steers, and what
+"""The real Claude Code, Codex, Gemini, GitHub Copilot and OpenCode CLIs, wired by
+``donecheck install``, with a scripted agent: what DoneCheck lets through, what it steers, and what
 the card says.
 
 Each test runs for Claude Code (``command`` and ``http`` hooks) and Codex (``command``
 hooks); the core scenarios for Gemini CLI (``command`` hooks) too, where what the CLI
 printed of each blocked stop is checked against what the model was handed, and for
-Copilot CLI (``command`` hooks) with each reason it printed as handed back. Ground
+Copilot CLI (``command`` hooks) with each reason it printed as handed back, and for
+OpenCode (DoneCheck's plugin) with each checklist found in the session OpenCode
+stored (``opencode export``). Ground
 truth is the workspace itself: the tests in it pass or they do not.
 """
 
@@ -27,6 +29,7 @@ from tests.clients.harness import (
     Codex,
     Copilot,
     Gemini,
+    OpenCode,
     Run,
     Service,
     blocked,
@@ -35,9 +38,9 @@ from tests.clients.harness import (
 )
 from tests.support.agent_model import AgentModel, UseSkill
 
-Client = ClaudeCode | Codex | Gemini | Copilot
+Client = ClaudeCode | Codex | Gemini | Copilot | OpenCode
 gemini_too = pytest.mark.parametrize("client", WITH_COPILOT, indirect=True)
-"""The core scenarios: every CLI, Gemini CLI and Copilot CLI too."""
+"""The core scenarios: every CLI, Gemini CLI, Copilot CLI and OpenCode too."""
 
 
 def suite_passes(workspace: Path) -> bool:
@@ -54,7 +57,7 @@ def suite_passes(workspace: Path) -> bool:
 def start(client: Client, tmp_path: Path, policy: Any) -> tuple[Path, AgentModel]:
     workspace = make_workspace(tmp_path / "ws")
     model = AgentModel(policy, workspace)
-    if isinstance(client, Codex | Gemini | Copilot):
+    if isinstance(client, Codex | Gemini | Copilot | OpenCode):
         client.configure(model)
     client.install(workspace)
     return workspace, model
@@ -72,7 +75,23 @@ def checklists(run: Run) -> list[str]:
             assert text.startswith(f"[DoneCheck — review round {n} of "), text
     if run.client == "copilot":  # each one is a user message the CLI printed, in order
         assert handed_back(run) == received, (handed_back(run), run.explain())
+    if run.client == "opencode":  # each one is a user message of the session OpenCode kept
+        stored = stored_user_messages(run)
+        assert run.prompt in stored, (stored, run.explain())  # the prompt arrived whole
+        assert stored[stored.index(run.prompt) + 1 :] == received, (stored, run.explain())
     return received
+
+
+def stored_user_messages(run: Run) -> list[str]:
+    """The user messages of an OpenCode run's session, as ``opencode export`` printed
+    it right after the run."""
+    exported = run.stored
+    assert exported is not None, run.explain()
+    return [
+        "\n".join(p.get("text", "") for p in m["parts"] if p.get("type") == "text")
+        for m in exported["messages"]
+        if m["info"]["role"] == "user"
+    ]
 
 
 @gemini_too
@@ -498,3 +517,46 @@ def test_copilot_project_hooks_and_the_folders_trust(
             service.card(run.session)
     client.install(workspace, "--uninstall")
     assert hooks.read_bytes() == before
+
+
+# ---------------------------------------- OpenCode: its plugin's scopes, its sub-agents
+
+
+@pytest.mark.parametrize("scope", ["project", "user"])
+def test_opencode_plugin_in_each_scope_and_its_removal(
+    scope: str, tmp_path: Path, service: Service
+) -> None:
+    """``donecheck install opencode`` writes the plugin where OpenCode loads it (the
+    project's ``.opencode/plugins/`` or the user's), the same run goes on with the
+    checklist, and ``--uninstall`` removes the file it wrote."""
+    client = OpenCode(tmp_path / "opencode", service, scope=scope)
+    workspace = make_workspace(tmp_path / "ws")
+    model = AgentModel(scenarios.fixes_after_block, workspace)
+    client.configure(model)
+    said = client.install(workspace)
+    folder = workspace / ".opencode" if scope == "project" else client.config
+    plugin = folder / "plugins" / "donecheck.js"
+    assert plugin.exists() and "added" in said, said
+    with model:
+        run = client.run(workspace, model, scenarios.TASK)
+    card = service.card(run.session)
+    assert run.returncode == 0, run.explain()
+    assert len(checklists(run)) == 1, run.explain()
+    assert card["chain"] == ["A1 need_fix", "A2 pass"], (card, run.explain())
+    assert suite_passes(workspace)
+    client.install(workspace, "--uninstall")
+    assert not plugin.exists()
+
+
+def test_opencode_sub_agents_run_backs_the_parents_claim(tmp_path: Path, service: Service) -> None:
+    """OpenCode's ``task`` tool runs a sub-agent in a session of its own: its test run
+    counts for the session that started it, and its own answer is not reviewed."""
+    client = OpenCode(tmp_path / "opencode", service)
+    workspace, model = start(client, tmp_path, scenarios.delegates_and_waits)
+    with model:
+        run = client.run(workspace, model, scenarios.TASK)
+    card = service.card(run.session)
+    assert any(entry["sidechain"] for entry in run.model.log), run.explain()
+    assert checklists(run) == [], (card, run.explain())
+    assert card["chain"] == ["A1 pass"], (card, run.explain())
+    assert [r["command"] for r in card["runs"]] == [scenarios.TEST], card

@@ -324,7 +324,7 @@ def read_gemini(body: dict[str, Any]) -> Conversation:
 
 
 def read_chat(body: dict[str, Any]) -> Conversation:
-    """An OpenAI Chat Completions request (Copilot CLI): ``messages`` of ``system``,
+    """An OpenAI Chat Completions request (Copilot CLI, OpenCode): ``messages`` of ``system``,
     ``user``, ``assistant`` (``content``, ``tool_calls``) and ``tool`` roles."""
     tools = frozenset(
         str((t.get("function") or {}).get("name") or t.get("name")) for t in body.get("tools") or []
@@ -564,8 +564,16 @@ class AgentModel:
         self._record("/v1/chat/completions", conversation, action)
         if isinstance(action, Answer):
             return {"role": "assistant", "content": action.text}
+        opencode = "read" in conversation.tools  # OpenCode's tools; else Copilot CLI's
         if isinstance(action, Shell):
             name, given = "bash", {"command": action.command, "description": "Run a command"}
+        elif isinstance(action, EditFile) and opencode:
+            name = "edit"
+            given = {
+                "filePath": str(self.workspace / action.path),
+                "oldString": action.old,
+                "newString": action.new,
+            }
         elif isinstance(action, EditFile):
             name = "edit"
             given = {
@@ -573,10 +581,18 @@ class AgentModel:
                 "old_str": action.old,
                 "new_str": action.new,
             }
+        elif isinstance(action, Delegate) and opencode:  # OpenCode's task tool: waited for
+            name = "task"
+            given = {
+                "description": action.description,
+                "prompt": action.prompt,
+                "subagent_type": "general",
+            }
         elif isinstance(action, ReadFile):
-            name, given = "view", {"path": str(self.workspace / action.path)}
+            name = "read" if opencode else "view"
+            given = {("filePath" if opencode else "path"): str(self.workspace / action.path)}
         else:
-            raise TypeError(f"no Copilot CLI tool for {action!r}")
+            raise TypeError(f"no {'OpenCode' if opencode else 'Copilot CLI'} tool for {action!r}")
         call = {
             "index": 0,
             "id": self._next_id("call"),

@@ -46,8 +46,8 @@ def test_the_sample_card_is_what_review_prints(
 
 def test_the_client_table_names_the_pinned_versions() -> None:
     pins = json.loads((ROOT / "tests" / "clients" / "package.json").read_text())["dependencies"]
-    rows = re.findall(r"^\| [^|]*\(`(@[\w./-]+)`\) \| ([\w.-]+) \|", README, re.M)
-    pinned_clients = {name: version for name, version in pins.items() if name.startswith("@")}
+    rows = re.findall(r"^\| [^|]*\(`(@?[\w./-]+)`\) \| ([\w.-]+) \|", README, re.M)
+    pinned_clients = {name: version for name, version in pins.items() if name != "node"}
     assert dict(rows) == pinned_clients
 
 
@@ -82,6 +82,7 @@ def test_every_transcript_form_is_documented_and_named_in_the_help(
         "Codex rollout",
         "Gemini CLI chat log",
         "Copilot CLI",
+        "opencode export",
         "ATIF",
         "Anthropic Messages",
         "one chat message per line",

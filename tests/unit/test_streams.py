@@ -1,6 +1,7 @@
 """Every log form a real run leaves, read the same way: what the CLI printed
-(``claude -p --output-format stream-json``, ``codex exec --json``) and what it kept on
-disk (the Claude Code session file with its sub-agents' files, the Codex rollout).
+(``claude -p --output-format stream-json``, ``codex exec --json``, ``opencode run
+--format json``) and what it kept on disk (the Claude Code session file with its
+sub-agents' files, the Codex rollout, what ``opencode export`` printed).
 
 The fixtures are real: ``tests/clients/recorded/<client>-<scenario>/`` holds what the
 pinned CLIs wrote in the end-to-end tier's runs (``python -m tests.clients.record``).
@@ -32,10 +33,20 @@ TASK = "Fix add() in calc.py so that the tests in test_calc.py pass."
 
 
 def prompt_of(run: str) -> str:
-    """The prompt the run was started with (the command line's argument)."""
+    """The prompt the run was started with (the command line's argument; OpenCode's,
+    its words after ``--``)."""
     meta = json.loads((RECORDED / run / "meta.json").read_text())
     argv = meta["argv"]
+    if "--" in argv:
+        return " ".join(argv[argv.index("--") + 1 :])
     return str(argv[argv.index("-p") + 1] if "-p" in argv else argv[-1])
+
+
+def kept_log(run: str) -> Path:
+    """What the CLI kept of the run: its session file, or OpenCode's export."""
+    folder = RECORDED / run
+    found = folder / "transcript.jsonl"
+    return found if found.is_file() else folder / "transcript.json"
 
 
 def review(capsys: pytest.CaptureFixture[str], *args: str) -> list[dict[str, Any]]:
@@ -48,9 +59,9 @@ def review(capsys: pytest.CaptureFixture[str], *args: str) -> list[dict[str, Any
 @pytest.mark.parametrize("run", RUNS)
 def test_what_the_cli_printed_and_what_it_kept_read_alike(run: str) -> None:
     stream = load_transcript(RECORDED / run / "stream.jsonl")
-    kept = load_transcript(RECORDED / run / "transcript.jsonl")
-    assert stream.form in {"claude-stream", "codex-exec"}
-    assert kept.form in {"claude-code", "codex"}
+    kept = load_transcript(kept_log(run))
+    assert stream.form in {"claude-stream", "codex-exec", "opencode"}
+    assert kept.form in {"claude-code", "codex", "opencode"}
     assert not stream.request_known and stream.request == ""  # the prompt was argv
     assert kept.request_known and kept.request == prompt_of(run)
     assert stream.answer == kept.answer
@@ -72,7 +83,7 @@ def test_both_forms_of_a_run_get_the_same_decision(
 ) -> None:
     folder = RECORDED / run
     (given,) = review(capsys, str(folder / "stream.jsonl"), "--request", prompt_of(run))
-    (kept,) = review(capsys, str(folder / "transcript.jsonl"))
+    (kept,) = review(capsys, str(kept_log(run)))
     assert given["decision"] == kept["decision"], (given, kept)
     assert any("The request is from the caller" in n for n in given["notes"]), given
 
