@@ -23,6 +23,9 @@ Forms:
 * ``opencode`` — an OpenCode session: what ``opencode export <id>`` prints (``info``
   with a ``ses_`` id, ``messages`` of ``{info, parts}``) or the events of ``opencode run
   --format json``;
+* ``mini-swe-agent`` — a mini-SWE-agent trajectory (``trajectory_format``
+  ``mini-swe-agent-1``: chat messages whose replies each run one fenced ``bash``
+  command, observations as ``<returncode>``/``<output>`` user messages);
 * ``atif`` — a Harbor ATIF trajectory (``trajectory.json``: ``schema_version``
   ``ATIF-v…`` and ``steps``);
 * ``openai-jsonl`` — JSON Lines, one chat message per line.
@@ -44,6 +47,7 @@ from donecheck.runtime.transcripts.codex import CODEX_TYPES, parse_codex_lines
 from donecheck.runtime.transcripts.codex_exec import EXEC_TYPES, parse_codex_exec_lines
 from donecheck.runtime.transcripts.copilot import is_copilot_log, parse_copilot_lines
 from donecheck.runtime.transcripts.gemini import is_gemini_log, parse_gemini_lines
+from donecheck.runtime.transcripts.miniswe import is_mini_swe_agent, parse_mini_swe_agent
 from donecheck.runtime.transcripts.openai import Transcript, parse_openai, read_transcript_text
 from donecheck.runtime.transcripts.opencode import (
     is_opencode_export,
@@ -64,6 +68,7 @@ FORMS = (
     "gemini",
     "copilot",
     "opencode",
+    "mini-swe-agent",
     "atif",
     "openai-jsonl",
 )
@@ -121,6 +126,8 @@ def detect_form(text: str) -> tuple[str, Any]:
             return "atif", data
         if is_opencode_export(data):  # before the chat forms': it has ``messages`` too
             return "opencode", data
+        if is_mini_swe_agent(data):  # likewise
+            return "mini-swe-agent", data
         messages = _messages(data)
         if messages is not None:
             return ("anthropic" if _anthropic(messages) else "openai"), data
@@ -175,6 +182,8 @@ def load_transcript(path: str | Path) -> Transcript:
             if isinstance(content, list)
             else parse_opencode_export(content, source)
         )
+    elif form == "mini-swe-agent":
+        transcript = parse_mini_swe_agent(content, source)
     elif form == "atif":
         transcript = parse_atif(content, source, Path(path).parent)
     elif form in {"openai", "anthropic", "openai-jsonl"}:
@@ -192,7 +201,8 @@ def load_transcript(path: str | Path) -> Transcript:
             'not a transcript: expected {"messages": [...]}, a list of chat messages, an ATIF'
             " trajectory, or JSON Lines (a Claude Code session or stream-json, a Codex rollout"
             " or exec --json events, a Gemini CLI chat log, a Copilot CLI events.jsonl, an"
-            " OpenCode export or run --format json, or one chat message per line)",
+            " OpenCode export or run --format json, a mini-SWE-agent trajectory, or one chat"
+            " message per line)",
         )
     if form not in {"claude-code", "claude-stream"}:  # the Claude reader tells them apart
         transcript.form = form

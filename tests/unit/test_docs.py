@@ -83,6 +83,7 @@ def test_every_transcript_form_is_documented_and_named_in_the_help(
         "Gemini CLI chat log",
         "Copilot CLI",
         "opencode export",
+        "mini-SWE-agent trajectory",
         "ATIF",
         "Anthropic Messages",
         "one chat message per line",
