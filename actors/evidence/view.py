@@ -517,11 +517,60 @@ _ELSEWHERE = re.compile(r"^(?:/tmp/|/var/tmp/|~/|/root/\.|/home/[^/]+/\.)")
 _TEST_DATA = re.compile(r"(?:^|/)(?:tests?|fixtures?|testdata|spec)(?:/|$)", re.I)
 
 
-def _can_change_runs(writes: Sequence[Edit], ops: Sequence[Operation]) -> list[Edit]:
+_AUTOLOADED = re.compile(
+    r"(?i)^(?:conftest\.py|__init__\.py|sitecustomize\.py|usercustomize\.py|setup\.py"
+    r"|.*\.(?:pth|cfg|ini|toml|json|ya?ml|lock|mod|sum|gradle|xml|props|targets)"
+    r"|\.env.*|makefile|gemfile|rakefile|.*\.config\.[cm]?[jt]s|jest\.setup\.[cm]?[jt]s)$"
+)
+"""Files a runner or a build loads without being named — configuration, a package's
+``__init__``, pytest's ``conftest.py`` — whose removal can change any run."""
+_WORD = re.compile(r"[\w-]+")
+
+
+def _same_file(a: str, b: str) -> bool:
+    """Two names of one file in the forms agents write them (``./x.py``, ``x.py``,
+    ``/testbed/x.py``)."""
+    a, b = (p.replace("\\", "/").removeprefix("./") for p in (a, b))
+    return a == b or a.endswith("/" + b) or b.endswith("/" + a)
+
+
+def _scratch_removed(edit: Edit, actions: Mapping[int, Action]) -> bool:
+    """Whether ``edit`` only deletes a file the agent itself created in this session
+    (its first touch a whole-file write) and nothing loads unnamed or names: its own
+    reproduction script or a throwaway test, cleaned up after the run. Taking it away
+    puts that file back as it was before the session, which no run of the project's
+    own checks depended on."""
+    path = edit.path
+    action = actions.get(edit.seq)
+    if path is None or action is None:
+        return False
+    mine = [t for t in action.touches if t.path and _same_file(t.path, path)]
+    if not mine or any(t.op != "delete" for t in mine):
+        return False
+    base = path.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
+    if _AUTOLOADED.match(base) or "." not in base.lstrip("."):
+        return False  # configuration, or a folder
+    stem = base.rsplit(".", 1)[0]
+    first: str | None = None
+    for seq in sorted(actions):
+        if seq >= edit.seq:
+            break
+        for touch in actions[seq].touches:
+            if touch.path and _same_file(touch.path, path):
+                first = first or touch.op
+            elif touch.new and stem in _WORD.findall(touch.new):
+                return False  # another file names it: an import, a call
+    return first == "write"
+
+
+def _can_change_runs(
+    writes: Sequence[Edit], ops: Sequence[Operation], actions: Mapping[int, Action]
+) -> list[Edit]:
     """The writes that can change what a check run checked — those after a passing run
     make it stale. Not: a check's own log or report (written by its own command), a
-    log, a patch of the change, a cache, scratch space or the agent's own notes, and
-    documentation no check reads (a doctest of it makes it count)."""
+    log, a patch of the change, a cache, scratch space or the agent's own notes,
+    documentation no check reads (a doctest of it makes it count), and the removal of
+    a script the agent wrote itself that nothing loads or names."""
     checks = [op for op in ops if op.check is not None and op.command]
     own = {op.call_seq for op in checks}
     commands = " ".join(op.command or "" for op in checks).lower()
@@ -538,7 +587,7 @@ def _can_change_runs(writes: Sequence[Edit], ops: Sequence[Operation]) -> list[E
             continue  # the run's own log or report
         if suffix in _INERT_SUFFIXES or set(name.split("/")) & _CACHES:
             continue
-        if _ELSEWHERE.match(name):
+        if _ELSEWHERE.match(name) or _scratch_removed(edit, actions):
             continue
         documentation = (suffix in _DOC_SUFFIXES or _DOC_NAMES.match(base)) and not (
             _TEST_DATA.search(name) or "doctest" in commands or base.lower() in commands
@@ -639,7 +688,7 @@ def base_view(
             for op in ops_
         )
     ]
-    relevant = _can_change_runs(writes, ops_)
+    relevant = _can_change_runs(writes, ops_, actions)
     last_edit = relevant[-1] if relevant else None
     passing = {
         category: capped(

@@ -248,13 +248,59 @@ def _code_line(line: str) -> bool:
     )
 
 
+_HUNK = re.compile(r"^@@ -\d+(?:,(?P<old>\d+))? \+\d+(?:,(?P<new>\d+))? @@")
+_DIFF_HEAD = re.compile(
+    r"^(?:diff --git |index [0-9a-f]+\.\.[0-9a-f]+|--- (?:a/|/dev/null)|\+\+\+ (?:b/|/dev/null))"
+)
+
+
+def _diff_lines(lines: list[str]) -> set[int]:
+    """The lines of unified diffs pasted into ``lines``: their headers and each hunk,
+    as long as its ``@@ -a,b +c,d @@`` counts say (context lines indented with a tab,
+    as an issue tracker leaves them, count as context). A ``- item`` list with no hunk
+    header before it is a list."""
+    found: set[int] = set()
+    n = 0
+    while n < len(lines):
+        line = lines[n]
+        if _DIFF_HEAD.match(line):
+            found.add(n)
+            n += 1
+            continue
+        hunk = _HUNK.match(line)
+        if hunk is None:
+            n += 1
+            continue
+        found.add(n)
+        old = int(hunk.group("old") or 1)
+        new = int(hunk.group("new") or 1)
+        n += 1
+        while n < len(lines) and (old > 0 or new > 0):
+            body = lines[n]
+            mark = body[:1]
+            if mark == "-":
+                old -= 1
+            elif mark == "+":
+                new -= 1
+            elif mark in {" ", "\t", ""}:  # context; blank: its leading space was lost
+                old, new = old - 1, new - 1
+            elif mark == "\\":
+                pass  # "\ No newline at end of file"
+            else:
+                break
+            found.add(n)
+            n += 1
+    return found
+
+
 def strip_pasted_code(text: str) -> str:
     """``text`` without code pasted into it with no fence: runs of at least
     :data:`CODE_RUN` code lines (blank lines inside a run belong to it), and then any
     lone code line too, since the message holds pasted code. A terminal's backslash line
     continuations go first, so a pasted prompt reads as its lines."""
     lines = [_CONTINUATION.sub("", line) for line in strip_code(text).splitlines()]
-    code = [_code_line(line) for line in lines]
+    diff = _diff_lines(lines)
+    code = [n in diff or _code_line(line) for n, line in enumerate(lines)]
     drop = [False] * len(lines)
     start = 0
     while start < len(lines):

@@ -234,3 +234,51 @@ def test_stripping_pasted_code_only_takes_lines_away(text: str) -> None:
     kept = strip_pasted_code(text).splitlines()
     lines = iter(text.splitlines())
     assert all(any(line.startswith(k) for line in lines) for k in kept)
+
+
+_HUNK = (
+    "diff --git a/django/core/files/locks.py b/django/core/files/locks.py\n"
+    "index c46b00b905..4938347ea7 100644\n"
+    "--- a/django/core/files/locks.py\n"
+    "+++ b/django/core/files/locks.py\n"
+    "@@ -107,4 +107,6 @@ else:\n"
+    "\t\t def lock(f, flags):\n"
+    "-\t\t\tret = fcntl.flock(_fd(f), flags)\n"
+    "-\t\t\treturn ret == 0\n"
+    "+\t\t\ttry:\n"
+    "+\t\t\t\tfcntl.flock(_fd(f), flags)\n"
+    "+\t\t\t\treturn True\n"
+    "+\t\t\texcept OSError:\n"
+    "\t\t def unlock(f):\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("request_text", "items"),
+    [
+        (  # a SWE-bench issue (django__django-13410): the fix it proposes, as a diff whose
+            # context lines an issue tracker indented with tabs — no line of it is an item
+            "The posix lock always returns False.\nI believe the correct implementation"
+            " should be the following:\n" + _HUNK,
+            ["I believe the correct implementation should be the following:"],
+        ),
+        (  # the same hunk with space context, no git header, then a real list
+            "Apply this:\n" + _HUNK.split("+++ b/django/core/files/locks.py\n", 1)[1].replace(
+                "\t\t def", "  def"
+            )
+            + "\n- Keep lock() and unlock() symmetric.\n- Add a test for LOCK_NB.",
+            ["Keep lock() and unlock() symmetric.", "Add a test for LOCK_NB."],
+        ),
+        (  # a hunk's counts end it: the bullets right after it are a list again
+            "Context:\n@@ -1,2 +1,2 @@\n-old = 1\n+new = 1\n same = 2\n"
+            "- Fix the docs.\n- Fix the tests.",
+            ["Fix the docs.", "Fix the tests."],
+        ),
+        (  # no hunk header: "- …" and "+ …" lines are a list, not a diff
+            "Please:\n- remove the old flag\n+ add the new one\n- update the docs",
+            ["remove the old flag", "add the new one", "update the docs"],
+        ),
+    ],
+)  # fmt: skip
+def test_a_pasted_diff_is_no_list_of_items(request_text: str, items: list[str]) -> None:
+    assert [i.text for i in extract_acceptance("r", request_text).items] == items
