@@ -21,6 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+import msgspec
+
 from donecheck.actors.evidence.shell import check_run
 from donecheck.actors.messages import CheckReport, ToolResult
 
@@ -506,6 +508,12 @@ def outcome(result: ToolResult, command: str | None = None, *, writes: bool = Fa
     that ``writes`` and gave neither, an error message opening its output.
     """
     run = check_run(command) if command is not None else None
+    if run is not None and run.kind is not None and run.masked and command is not None:
+        reported = _status_echo(command, result.output)
+        if reported is not None:  # the line printed the check's own status: that is it
+            core, status = reported
+            result = msgspec.structs.replace(result, exit_code=status)
+            command, run = core, check_run(core)
     if run is not None and run.kind is not None:
         voiced = run.voiced or _echoed(result.output, command or "")
         masked, hollow = _by_arguments(run.kind, command or "")
@@ -578,6 +586,34 @@ _TEST_RUNNER = re.compile(
     r"(?:^|\+)(?:pytest|unittest|nose|tox|nox|jest|vitest|mocha|ava|karma|rspec|phpunit|ctest|"
     r"\w+ test)(?:$|\+)"
 )
+
+
+_STATUS_ECHO = re.compile(
+    r"""(?x);\s*echo\s+(?P<quote>["']?)(?P<template>[^"'`;&|<>]*\$\{?\?\}?[^"'`;&|<>]*)(?P=quote)\s*$"""
+)
+"""A line's last command echoing the status of the one before it: ``pytest; echo
+"exit: $?"``, ``pytest -q; echo $?``."""
+
+
+def _status_echo(command: str, output: str) -> tuple[str, int] | None:
+    """``(the line before the echo, the status it printed)`` when ``command`` ends by
+    echoing the exit status of what ran before it and ``output`` holds that echo (its
+    last such line): what the check really exited with. ``None`` otherwise — with no
+    such line in the output, the status stays unknown."""
+    found = _STATUS_ECHO.search(command)
+    if found is None or "'" == found.group("quote"):  # '$?' in single quotes is literal
+        return None
+    template = found.group("template").strip()
+    if any(word in template.lower() for word in ("pass", "ok", "success", "fail")):
+        return None  # it says more than the status: it could forge a result
+    pattern = re.escape(template)
+    pattern = re.sub(r"\\\$(?:\\\{)?\\\?(?:\\\})?", r"(-?\\d+)", pattern)
+    pattern = re.sub(r"(?:\\\ )+", r"\\s+", pattern)
+    lines = re.findall(rf"(?m)^\s*{pattern}\s*$", output[-4_000:])
+    if not lines:
+        return None
+    status = lines[-1] if isinstance(lines[-1], str) else lines[-1][0]
+    return command[: found.start()].rstrip(), int(status)
 
 
 def _echoed(output: str, command: str) -> str:

@@ -167,6 +167,19 @@ def _test_script(argv: Sequence[str]) -> str | None:
     return f"{found.group('stem').lower().replace('-', '_')} test"
 
 
+def test_script_path(command: str) -> str | None:
+    """The test script a line runs (``scripts/test.sh`` of ``bash scripts/test.sh`` or
+    ``./scripts/test.sh``), or ``None``."""
+    for step in steps(command):
+        if _test_script(step.argv) is None:
+            continue
+        argv = step.argv
+        if program_of(argv[0]) in {"sh", "python"}:
+            return next((a for a in argv[1:] if not a.startswith("-")), None)
+        return argv[0].removeprefix("./")
+    return None
+
+
 def _segment_kind(argv: Sequence[str]) -> str | None:
     if not argv:
         return None
@@ -592,9 +605,13 @@ def _voiced(line: Sequence[Step], i: int) -> str:
 
 def _foreign(step: Step) -> str:
     """Why the program a check step runs is not the runner it is named after (a
-    file in the workspace: ``./pytest``), or ``""``."""
+    file in the workspace: ``./pytest``), or ``""``. A project's test script
+    (``./scripts/test.sh``) is no impersonation: it is what ``bash scripts/test.sh``
+    runs too."""
     program = step.program.replace("\\", "/")
     if "/" not in program or program.startswith("/") or _TOOL_PATHS.search(program):
+        return ""
+    if _test_script(step.argv) is not None:
         return ""
     return f"`{program}` is a file in the workspace, not the test runner"
 

@@ -187,6 +187,21 @@ def weakened_runs(view: EvidenceView) -> Found:
         passed = weak.passed
         edits = tuple(f"E{c.seq}" for c in weak.changes)
         shadow = any(c.role == "shadow" for c in weak.changes)
+        if not edits:  # code of the agent's own ran in the runner's place: a note says whose
+            out.append(
+                (
+                    Finding(
+                        requirement=f"`{passed.command}` runs the project's own tests",
+                        problem=f"Its run {passed.evidence_id} proves nothing: {weak.why}.",
+                        evidence=(passed.evidence_id,),
+                        recheck="Run the project's tests with its own runner (not through a"
+                        " script or plugin you wrote) and show the output.",
+                        rule="weakened_check",
+                    ),
+                    _changed(weak),
+                )
+            )
+            continue
         out.append(
             (
                 Finding(

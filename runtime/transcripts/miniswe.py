@@ -117,19 +117,19 @@ def parse_mini_swe_agent(data: Any, source: str = "<mini-swe-agent trajectory>")
         text = _text(message.get("content"))
         if message.get("role") == "assistant":
             thoughts.append(_thought(text))
-            command = _BASH.findall(text)
-            if len(command) != 1:
+            commands = _BASH.findall(text)
+            if len(commands) != 1:
                 waiting = None  # the harness answers with a format error, no command ran
                 continue
             waiting = f"call-{n}"
             steps.append(
-                Step(kind="call", call_id=waiting, name="bash", arguments={"command": command[0]})
+                Step(kind="call", call_id=waiting, name="bash", arguments={"command": commands[0]})
             )
         elif message.get("role") == "user" and waiting is not None:
             output, code = _observation(text)
             called = steps[-1].arguments if steps else {}
-            command = called.get("command", "") if isinstance(called, dict) else ""
-            submitted = code is None and bool(_SUBMIT.search(str(command)))
+            ran = called.get("command", "") if isinstance(called, dict) else ""
+            submitted = code is None and bool(_SUBMIT.search(str(ran)))
             steps.append(
                 Step(
                     kind="result",

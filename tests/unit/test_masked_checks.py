@@ -182,7 +182,18 @@ TABLE: list[tuple[str, int | None, str, bool | None, str]] = [
     # mypy
     ("mypy src", 1, MYPY_FAIL, False, "output"),
     ("mypy src || true", 0, MYPY_FAIL, False, "output"),
-    ("mypy src; echo $?", 0, "1", None, "masked"),
+    # the line echoes the check's own status: that is its status (red team, issue 35)
+    ("mypy src; echo $?", 0, "1", False, "exit_code"),
+    ("mypy src; echo $?", 0, "Success: no issues found in 3 source files\n0", True, "exit_code"),
+    ('pytest -q; echo "exit: $?"', 0, PASSED + "\nexit: 0", True, "exit_code"),
+    ('pytest -q; echo "exit: ${?}"', 0, PASSED + "\nexit: 1", False, "exit_code"),  # coverage
+    ('python -m pytest -q; echo "Exit code: $?"', 0, FAILED + "\nExit code: 1", False, "output"),
+    # … unless the status is not in the output, is quoted literally, or comes with words
+    ('pytest -q; echo "exit: $?"', 0, PASSED, None, "masked"),  # the echo's line is missing
+    ('pytest -q; echo "exit: $?"', 0, "collected 0 items", None, "hollow"),
+    ("pytest -q; echo 'exit: $?'", 0, "exit: $?", None, "masked"),
+    ('pytest -q; echo "tests passed: $?"', 0, "tests passed: 0", None, "masked"),
+    ('pytest -q | tail -3; echo "exit: $?"', 0, FAILED + "\nexit: 0", False, "output"),  # tail's
     ("mypy --version", 0, "mypy 1.10.0 (compiled: yes)", None, "hollow"),
     ("mypy src", 0, "Success: no issues found in 3 source files", True, "exit_code"),
     # tsc
