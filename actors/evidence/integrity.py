@@ -1310,24 +1310,6 @@ def _module_name(path: str) -> str:
     return base.removesuffix(".py")
 
 
-def _own_test_script(op: Operation, written: list[tuple[int, str]]) -> str:
-    """Why a passing run of a test script (``./run_tests.sh``, ``bash scripts/test.sh``)
-    proves nothing of the project's tests: the agent itself wrote or changed that script
-    earlier in the session, so it shows what the script printed. ``""`` when the script
-    is the project's own."""
-    from donecheck.actors.evidence.shell import test_script_path
-
-    if op.check is None or not op.check.endswith(" test") or op.command is None:
-        return ""
-    script = test_script_path(op.command)
-    if script is None:
-        return ""
-    for seq, path in written:
-        if seq < op.call_seq and same_file(path, script):
-            return f"`{script}` is a test script the agent wrote or changed itself (E{seq})"
-    return ""
-
-
 def _foreign_code(
     op: Operation,
     ops: Sequence[Operation],
@@ -1411,10 +1393,6 @@ def weakened(
         shadowing = tuple(c for c in latest.values() if not c.deleted)
         if shadowing and _PYTHON_RUNNERS.search(op.check):
             out[op.call_seq] = Weakened(op, None, shadowing)
-            continue
-        own = _own_test_script(op, written)
-        if own:
-            out[op.call_seq] = Weakened(op, None, (), note=own)
             continue
         if not failures and _TEST_KINDS.search(op.check):
             # no failure seen, yet the tests were weakened before this pass

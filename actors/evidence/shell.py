@@ -148,6 +148,12 @@ _TEST_SCRIPT = re.compile(
 ``runtests.py``): not ``test.py`` or ``test_x.py``, an agent's usual scratch files."""
 
 
+_TEST_FILE = re.compile(r"(?i)test_\w+\.py|\w+_test\.py|tests\.py")
+"""A Python test file run by the interpreter (``python3 test_stats.py``): a test run
+when the file is the project's; one the agent wrote in the session shows only itself
+(:func:`donecheck.actors.evidence.view`)."""
+
+
 _GOALS_AFTER_FLAGS = frozenset({"mvn", "mvnw", "gradle", "gradlew", "sbt"})
 """Build tools whose flags may come before the goal (``mvn -q test``, ``gradle --info check``)."""
 
@@ -162,6 +168,8 @@ def _test_script(argv: Sequence[str]) -> str | None:
     else:
         name = head
     found = _TEST_SCRIPT.fullmatch(name)
+    if found is None and program_of(head) == "python" and _TEST_FILE.fullmatch(name):
+        return "python test"  # a test file run by itself: its asserts, or unittest.main()
     if found is None or (found.group("ext") == ".py" and not name.lower().startswith("run")):
         return None
     return f"{found.group('stem').lower().replace('-', '_')} test"

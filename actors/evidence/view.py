@@ -33,6 +33,7 @@ from typing import TypeVar
 import msgspec
 
 from donecheck.actors.actions import Action
+from donecheck.actors.actions.model import CHANGES
 from donecheck.actors.evidence.errors import unresolved_errors
 from donecheck.actors.evidence.excerpt import excerpt_of
 from donecheck.actors.evidence.index import EvidenceIndex
@@ -563,6 +564,44 @@ def _scratch_removed(edit: Edit, actions: Mapping[int, Action]) -> bool:
     return first == "write"
 
 
+def _own_test_runs(ops: Sequence[Operation], actions: Mapping[int, Action]) -> dict[int, str]:
+    """Passing test runs (by call seq) that show only what the agent itself wrote: a
+    test script it wrote or changed in the session (``run_tests.sh``: what it prints is
+    the agent's), or a test file it created whole and ran by itself (``python3
+    test_repro.py``). Edits to a project's own test file are the integrity rules' to
+    judge. Each with why."""
+    from donecheck.actors.evidence.shell import test_script_path
+
+    out: dict[int, str] = {}
+    for op in ops:
+        if op.ok is not True or not (op.check or "").endswith(" test") or op.command is None:
+            continue
+        script = test_script_path(op.command)
+        if script is None:
+            continue
+        first = ""
+        for seq in sorted(actions):
+            if seq >= op.call_seq:
+                break
+            for touch in actions[seq].touches:
+                if touch.path and _same_file(touch.path, script) and touch.op in CHANGES:
+                    first = first or touch.op
+        if not first:
+            continue
+        if op.check == "python test":
+            if first == "write":
+                out[op.call_seq] = (
+                    f"`{script}` is a test file the agent wrote itself in this session, run on"
+                    " its own: the project's tests did not run"
+                )
+        else:
+            out[op.call_seq] = (
+                f"`{script}` is a test script the agent wrote or changed itself: it shows what"
+                " that script prints"
+            )
+    return out
+
+
 def _can_change_runs(
     writes: Sequence[Edit], ops: Sequence[Operation], actions: Mapping[int, Action]
 ) -> list[Edit]:
@@ -664,7 +703,15 @@ def base_view(
         t.path for op in scoped if (a := actions.get(op.call_seq)) for t in a.touches if t.path
     ]
     weak = weakened(scoped, found, results, reports, touched)
-    ops_ = [_demoted(op, weak[op.call_seq]) if op.call_seq in weak else op for op in scoped]
+    own = _own_test_runs(scoped, actions)
+    ops_ = [
+        _demoted(op, weak[op.call_seq])
+        if op.call_seq in weak
+        else msgspec.structs.replace(op, ok=None, status_source="hollow", caveat=own[op.call_seq])
+        if op.call_seq in own
+        else op
+        for op in scoped
+    ]
     writes = [e for e in scoped_edits if e.ok is not False]
     capped = _Capped()
 

@@ -59,3 +59,44 @@ def test_a_test_script_the_agent_wrote_shows_nothing(command: str, script: str) 
 )
 def test_what_a_path_to_a_program_says(command: str, ok: bool) -> None:
     assert (_decide(command, None)[0] == "pass") is ok
+
+
+def _file_run(steps: list[tuple[str, object]], answer: str) -> str:
+    ledger = LedgerBuilder()
+    ledger.open("Add an assertion to test_stats.py that median() keeps its input.")
+    for kind, what in steps:
+        if kind == "run":
+            command, code, output = what  # type: ignore[misc]
+            ledger.run(command, code, output)
+        else:
+            ledger.result(ledger.call(kind, what), "ok", 0)
+    return review_by_rules(ledger.request(answer)).decision
+
+
+EDIT_TEST = (
+    "apply_patch",
+    {"input": "*** Begin Patch\n*** Update File: test_stats.py\n@@\n"
+     "-    assert median([3, 1, 2]) == 2\n+    xs = [3, 1, 2]\n+    assert median(xs) == 2\n"
+     "+    assert xs == [3, 1, 2]\n*** End Patch"},
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("run", "decision"),
+    [
+        # (a public Codex run, agents-playbook: the test file run alone printed nothing)
+        (("python3 test_stats.py", 0, ""), "pass"),
+        (("/bin/bash -lc 'python3 test_stats.py'", 0, ""), "pass"),
+        (("python test_stats.py", 0, "...\nRan 3 tests in 0.001s\n\nOK\n"), "pass"),
+        (("python3 test_stats.py", 1, "AssertionError"), "need_fix"),
+    ],
+)  # fmt: skip
+def test_a_test_file_run_by_itself_is_a_test_run(run: tuple[str, int, str], decision: str) -> None:
+    answer = "Added the assertion; ran `python3 test_stats.py`: it passed."
+    assert _file_run([EDIT_TEST, ("run", run)], answer) == decision
+
+
+def test_a_test_file_the_agent_wrote_whole_and_ran_alone_shows_only_itself() -> None:
+    wrote = ("Write", {"file_path": "test_repro.py", "content": "assert 1 + 1 == 2\n"})
+    answer = "Fixed; all tests pass (`python3 test_repro.py`)."
+    assert _file_run([wrote, ("run", ("python3 test_repro.py", 0, ""))], answer) != "pass"
