@@ -1025,10 +1025,12 @@ def mentioned_categories(text: str) -> frozenset[Category]:
     ("collect the build times of the last ten runs") is asked for."""
     plain = _QUOTED_SENTENCE.sub(" ", set_aside(strip_code(text)))
     plain = _CHECK_TOPICS.sub(" ", plain)  # "the build times of the last runs": data
+    plain = _OWN_TESTING.sub(" ", plain)  # "I am testing this feature": the user's own doing
     return frozenset(cat for cat, pattern in _MENTIONS if pattern.search(plain))
 
 
 _CHECK_TOPICS = _joined_rows([pack.check_topics for pack in PACKS])
+_OWN_TESTING = _joined_rows([pack.own_testing for pack in PACKS])
 
 
 def forbidden_checks(texts: Iterable[str]) -> set[Category]:

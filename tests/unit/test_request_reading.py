@@ -282,3 +282,35 @@ _HUNK = (
 )  # fmt: skip
 def test_a_pasted_diff_is_no_list_of_items(request_text: str, items: list[str]) -> None:
     assert [i.text for i in extract_acceptance("r", request_text).items] == items
+
+
+@pytest.mark.parametrize(
+    ("text", "tests"),
+    [
+        # the user trying something out names no test run (a public Claude Code session,
+        # slopus/happy: "Show me a sample of using Task tool, I am testing this feature")
+        ("Show me a sample of the Task tool, I am testing this feature.", False),
+        ("I'm just testing the new web search; find TypeScript 5.6 news.", False),
+        ("We are trying out the sub-agents: summarise README.md.", False),
+        ("Ich teste gerade die Suche: fasse README.md zusammen.", False),
+        ("Je teste cette fonction : résume le README.", False),
+        ("Estoy probando la búsqueda: resume el README.", False),
+        ("Estou testando a busca: resuma o README.", False),
+        ("Sto testando la ricerca: riassumi il README.", False),
+        ("Я тестирую поиск: кратко опиши README.", False),
+        ("我在测试这个功能，帮我总结一下 README。", False),
+        ("この機能をテストしています。README を要約して。", False),
+        ("이 기능을 테스트하고 있어요. README를 요약해 주세요.", False),
+        # … and asking for tests still does, in the same sentence or another
+        ("I'm testing the parser, so run the tests too.", True),
+        ("Fix the bug and test it.", True),
+        ("Make sure the tests pass.", True),
+        ("Teste die Änderung, bevor du fertig bist.", True),
+        ("测试一下这个修改。", True),
+        ("Estou testando a busca; rode os testes também.", True),
+    ],
+)
+def test_the_users_own_testing_asks_for_no_test_run(text: str, tests: bool) -> None:
+    from donecheck.actors.words.claims import mentioned_categories
+
+    assert ("test" in mentioned_categories(text)) is tests

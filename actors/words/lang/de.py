@@ -138,6 +138,7 @@ PACK = Pack(
         r"\bfehlgeschlagen\b|"
         r"\bnicht (?:fertig|behoben|gelöst|geändert|aktualisiert|erstellt)\b|\bscheiter\w*"
     ),
+    own_testing=r"""\b(?:ich|wir)\s+(?:teste|testen|probiere|probieren)\b""",
     check_topics=r"\b(?:Build|Test)(?:zeiten|zeit|logs?|ergebnisse?|berichte?|status|daten|historie)\b",
     visual=(
         r"\b(?:Screenshot|Bildschirmfoto|Bild(?:er)?|Foto|Entwurf|Mockup|Diagramm|Farbe[n]?|"

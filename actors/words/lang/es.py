@@ -135,6 +135,7 @@ PACK = Pack(
         r"\bfalla(?:n|ron)?\b|"
         r"\bno funciona\b|\bsin terminar\b|\bno (?:está|están) (?:terminad|listo)"
     ),
+    own_testing=r"""\b(?:estoy|estamos)\s+(?:probando|testeando)\b""",
     check_topics=(
         r"\b(?:tiempos?|registros?|resultados?|informes?|estado|datos|historial)\s+de\s+"
         r"(?:la\s+|las\s+|los\s+)?(?:compilaci[oó]n|pruebas?|builds?)\b"

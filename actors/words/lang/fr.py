@@ -125,6 +125,7 @@ PACK = Pack(
         r"\bn'ai pas pu\b|\bn'a pas pu\b|\béchou\w*|\bpas (?:encore )?(?:terminé|fini|corrigé)\b|"
         r"\bimpossible\b"
     ),
+    own_testing=r"""\b(?:je\s+teste|nous\s+testons|je\s+suis\s+en\s+train\s+de\s+tester)\b""",
     check_topics=(
         r"\b(?:temps|journaux|résultats?|rapports?|état|données|historique)\s+(?:de\s+|des\s+|du\s+)"
         r"(?:la\s+)?(?:compilation|tests?|builds?)\b"

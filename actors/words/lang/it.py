@@ -179,6 +179,7 @@ PACK = Pack(
         r"questo)\b(?:\s+(?!e\b|ma\b)[\w./-]+){0,3}(?:\s+per ora)?",
         r"\binvece di\b[^.;:,!?]*",
     ),
+    own_testing=r"""\b(?:sto|stiamo)\s+(?:testando|provando)\b""",
     check_topics=(
         r"\b(?:tempi|log|risultati|report|stato|dati|storico)\s+(?:dei|delle|della|del|di)\s+"
         r"(?:build|test|compilazione|compilazioni)\b"

@@ -127,6 +127,9 @@ class Pack:
     """An acceptance item refers to the attachments as a whole ("the attached")."""
     continuations: tuple[str, ...] = ()
     """A new request continues the earlier work (its failures still count)."""
+    own_testing: str = ""
+    """The user trying something out themselves ("I am testing this feature", "我在测试"):
+    it names no check for the agent to run."""
     check_topics: str = ""
     """A check named as data to gather, not a check to run ("the build times of the
     last ten CI runs", "测试报告"): it asks for no run of it."""

@@ -186,6 +186,7 @@ PACK = Pack(
         r"(?:\s+(?!e\b|mas\b)[\w./-]+){0,3}(?:\s+por enquanto)?",
         r"\bem vez de\b[^.;:,!?]*",
     ),
+    own_testing=r"""\b(?:estou|estamos)\s+(?:testando|a\s+testar)\b""",
     check_topics=(
         r"\b(?:tempos?|logs?|resultados?|relatórios?|status|dados|histórico)\s+"
         r"(?:de|da|do|das|dos)\s+(?:compilação|compilações|testes?|builds?)\b"
