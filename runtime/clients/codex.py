@@ -221,8 +221,14 @@ def codex_trust(
     ``config.toml``. Only handlers that run ``donecheck hook`` are touched. Returns
     the keys of DoneCheck's hooks and how many of them were written (0: all were
     trusted already); raises :class:`TrustError` saying what went wrong."""
+    import shutil
+    import tempfile
+
     from donecheck.runtime.install import is_ours
 
+    home = Path(os.environ.get("CODEX_HOME") or os.path.join(os.path.expanduser("~"), ".codex"))
+    before = set(os.listdir(home)) if home.is_dir() else set()
+    scratch = tempfile.mkdtemp(prefix="donecheck-codex-")
     try:
         server = subprocess.Popen(
             [codex, "app-server"],
@@ -231,8 +237,10 @@ def codex_trust(
             stderr=subprocess.DEVNULL,
             cwd=workspace,
             text=True,
+            env={**os.environ, "CODEX_SQLITE_HOME": scratch},  # its state, not the user's
         )
     except OSError as exc:
+        shutil.rmtree(scratch, ignore_errors=True)
         raise TrustError(f"cannot run {codex} app-server: {exc.strerror or exc}") from None
     try:
         rpc = _Rpc(server, timeout_s)
@@ -290,6 +298,28 @@ def codex_trust(
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
+        shutil.rmtree(scratch, ignore_errors=True)
+        _forget_app_server_state(home, before)
+
+
+_KEPT = frozenset({"config.toml", "hooks.json", "hooks.json.donecheck-backup"})
+"""What the installer itself writes in ``$CODEX_HOME``; the rest of what appears there
+while the app server runs is the app server's own start-up (its skills, its id)."""
+
+
+def _forget_app_server_state(home: Path, before: set[str]) -> None:
+    """Take out of ``home`` what the app server DoneCheck started put there and was not
+    there before — nothing of the user's, nor the settings DoneCheck wrote."""
+    import shutil
+
+    if not home.is_dir():
+        return
+    for name in set(os.listdir(home)) - before - _KEPT:
+        path = home / name
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink(missing_ok=True)
 
 
 class _Rpc:

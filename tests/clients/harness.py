@@ -287,6 +287,12 @@ class Codex(_Client):
             timeout=120,
             check=True,
         )
+        # the app server it asked leaves nothing of its own behind (state, skills, ids)
+        left = set(os.listdir(self.codex_home)) - {
+            "config.toml", "hooks.json", "hooks.json.donecheck-backup",
+        }  # fmt: skip
+        if left:
+            raise AssertionError(f"donecheck install codex left {sorted(left)} in CODEX_HOME")
         return done.stdout
 
     def env(self, model: AgentModel) -> dict[str, str]:
