@@ -20,8 +20,10 @@ Facts of ``opencode-ai`` 1.18.33, read in its bundle and recorded from the real 
     "message_id", "text"}``: awaited before the agent loop decides to stop, it fires
     for every finished text part — the plugin leaves out text that a tool call follows
     in the same step (the message already holds the call);
-  - ``session.error`` with ``MessageAbortedError`` (the user pressed Esc) → an
-    interrupt.
+  - ``session.error`` with ``MessageAbortedError`` (an aborted turn) → an interrupt.
+    Headless ``opencode run`` given SIGINT exits at once, before any event reaches a
+    plugin: there the task stays open, as with Copilot CLI; the TUI's abort is not
+    exercised by the tests.
 
   Every payload carries ``session_id`` (a sub-agent's session is taken as the one that
   started it) and ``cwd``.
