@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from donecheck.runtime.transcripts.openai import Transcript
 
 __all__ = [
+    "BlockAnswers",
     "ClientAdapter",
     "HookEvent",
     "ToolEvent",
@@ -111,6 +112,29 @@ class ClientAdapter(Protocol):
         """Write the settings (``write``) and do what else the client needs for the
         hooks to run (a trust step), saying what it did; the exit status."""
         ...
+
+
+class BlockAnswers:
+    """The answers of a CLI whose stop hook keeps the agent going with ``{"decision":
+    "block", "reason": checklist}`` (Codex, Gemini CLI, Copilot CLI, and DoneCheck's
+    OpenCode plugin), DoneCheck's note to the user as ``systemMessage`` where the CLI
+    shows one."""
+
+    shows_note: bool = True
+    blocking: frozenset[str] = frozenset({"block"})
+    """The ``decision`` values that keep the agent going."""
+
+    def steer(self, message: str, note: str) -> dict[str, Any]:
+        found: dict[str, Any] = {"decision": "block", "reason": message}
+        return {**found, "systemMessage": note} if self.shows_note else found
+
+    def let_stop(self, note: str) -> dict[str, Any]:
+        return {"systemMessage": note} if self.shows_note else {}
+
+    def checklist_of(self, output: Mapping[str, Any]) -> str | None:
+        if output.get("decision") in self.blocking:
+            return str(output.get("reason") or "")
+        return None
 
 
 _EXIT_CODE = re.compile(r"^\s*(?:Error: )?Exit code:? (-?\d+)")

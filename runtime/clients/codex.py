@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from donecheck.runtime.clients.base import HookEvent, ToolEvent, settings_hooks
+from donecheck.runtime.clients.base import BlockAnswers, HookEvent, ToolEvent, settings_hooks
 
 if TYPE_CHECKING:
     from donecheck.runtime.transcripts.openai import Transcript
@@ -47,7 +47,7 @@ STOP_TIMEOUT_S = 600
 """A Stop hook waits for the gates and the review (Codex's default is 600 s)."""
 
 
-class Codex:
+class Codex(BlockAnswers):
     name = "codex"
     title = "Codex CLI"
     prefix = "codex"
@@ -96,18 +96,7 @@ class Codex:
     def waiting_on(self, payload: Mapping[str, Any]) -> list[str]:
         return []
 
-    # ---------------------------------------------------------------- answers
-
-    def steer(self, message: str, note: str) -> dict[str, Any]:
-        return {"decision": "block", "reason": message, "systemMessage": note}
-
-    def let_stop(self, note: str) -> dict[str, Any]:
-        return {"systemMessage": note}
-
-    def checklist_of(self, output: Mapping[str, Any]) -> str | None:
-        if output.get("decision") == "block":
-            return str(output.get("reason") or "")
-        return None
+    # answers (steer, let_stop, checklist_of): BlockAnswers
 
     # ------------------------------------------------------------------- logs
 

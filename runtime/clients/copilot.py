@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from donecheck.runtime.clients.base import (
+    BlockAnswers,
     HookEvent,
     ToolEvent,
     agent_command_hooks,
@@ -94,7 +95,8 @@ def workspace_trusted(workspace: Path) -> bool:
     return False
 
 
-class Copilot:
+class Copilot(BlockAnswers):
+    shows_note = False
     name = "copilot"
     title = "GitHub Copilot CLI"
     prefix = "copilot"
@@ -166,18 +168,7 @@ class Copilot:
     def waiting_on(self, payload: Mapping[str, Any]) -> list[str]:
         return []
 
-    # ---------------------------------------------------------------- answers
-
-    def steer(self, message: str, note: str) -> dict[str, Any]:
-        return {"decision": "block", "reason": message}
-
-    def let_stop(self, note: str) -> dict[str, Any]:
-        return {}
-
-    def checklist_of(self, output: Mapping[str, Any]) -> str | None:
-        if output.get("decision") == "block":
-            return str(output.get("reason") or "")
-        return None
+    # answers (steer, let_stop, checklist_of): BlockAnswers
 
     # ------------------------------------------------------------------- logs
 

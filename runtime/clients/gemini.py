@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from donecheck.runtime.clients.base import (
+    BlockAnswers,
     HookEvent,
     ToolEvent,
     agent_command_hooks,
@@ -96,7 +97,8 @@ def workspace_trusted(workspace: Path) -> bool | None:
     return verdict
 
 
-class Gemini:
+class Gemini(BlockAnswers):
+    blocking = frozenset({"block", "deny"})
     name = "gemini"
     title = "Gemini CLI"
     prefix = "gemini"
@@ -159,18 +161,7 @@ class Gemini:
     def waiting_on(self, payload: Mapping[str, Any]) -> list[str]:
         return []
 
-    # ---------------------------------------------------------------- answers
-
-    def steer(self, message: str, note: str) -> dict[str, Any]:
-        return {"decision": "block", "reason": message, "systemMessage": note}
-
-    def let_stop(self, note: str) -> dict[str, Any]:
-        return {"systemMessage": note}
-
-    def checklist_of(self, output: Mapping[str, Any]) -> str | None:
-        if output.get("decision") in {"block", "deny"}:
-            return str(output.get("reason") or "")
-        return None
+    # answers (steer, let_stop, checklist_of): BlockAnswers
 
     # ------------------------------------------------------------------- logs
 

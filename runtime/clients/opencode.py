@@ -51,7 +51,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from donecheck.runtime.clients.base import HookEvent, ToolEvent
+from donecheck.runtime.clients.base import BlockAnswers, HookEvent, ToolEvent
 
 if TYPE_CHECKING:
     from donecheck.runtime.transcripts.openai import Transcript
@@ -91,7 +91,7 @@ def plugin_text(command: str) -> str:
     return "".join(lines)
 
 
-class OpenCode:
+class OpenCode(BlockAnswers):
     name = "opencode"
     title = "OpenCode"
     prefix = "opencode"
@@ -132,18 +132,7 @@ class OpenCode:
     def waiting_on(self, payload: Mapping[str, Any]) -> list[str]:
         return []
 
-    # ---------------------------------------------------------------- answers
-
-    def steer(self, message: str, note: str) -> dict[str, Any]:
-        return {"decision": "block", "reason": message, "systemMessage": note}
-
-    def let_stop(self, note: str) -> dict[str, Any]:
-        return {"systemMessage": note}
-
-    def checklist_of(self, output: Mapping[str, Any]) -> str | None:
-        if output.get("decision") == "block":
-            return str(output.get("reason") or "")
-        return None
+    # answers (steer, let_stop, checklist_of): BlockAnswers
 
     # ------------------------------------------------------------------- logs
 
