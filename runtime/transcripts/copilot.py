@@ -36,8 +36,7 @@ from donecheck.runtime.transcripts.openai import (
     json_line,
     read_transcript_text,
 )
-from donecheck.runtime.transcripts.pairing import Pairing
-from donecheck.runtime.transcripts.roles import not_the_users
+from donecheck.runtime.transcripts.turns import TurnReader
 
 __all__ = ["is_copilot_log", "load_copilot", "parse_copilot_lines", "stop_logged", "tool_text"]
 
@@ -110,15 +109,9 @@ def load_copilot(path: str | Path) -> Transcript:
     return parse_copilot_lines(read_transcript_text(path).splitlines(), str(path))
 
 
-class _Reader:
+class _Reader(TurnReader):
     def __init__(self, source: str) -> None:
-        self.source = source
-        self.request: list[str] = []
-        self.steps: list[Step] = []
-        self.answer = ""
-        self.opened = False
-        self.acted = False
-        self.pairing = Pairing()
+        super().__init__(source)
         self.names: dict[str, str] = {}
         self.reasons: list[str] = []
         """The reasons of Stop hooks that blocked, not yet seen handed back."""
@@ -130,15 +123,7 @@ class _Reader:
         if text in self.reasons:  # a blocked stop's reason, handed back
             self.reasons.remove(text)
             return
-        if not_the_users(text):
-            return
-        if not self.opened or (not self.acted and not self.answer):
-            self.request.append(text)
-            self.opened = True
-            return
-        self.steps.append(Step(kind="user", text=text))
-        self.answer = ""
-        self.acted = False
+        self.said(text)
 
     def assistant(self, number: int, data: dict[str, Any]) -> None:
         text = data.get("content")

@@ -40,8 +40,7 @@ from donecheck.runtime.transcripts.openai import (
     json_line,
     read_transcript_text,
 )
-from donecheck.runtime.transcripts.pairing import Pairing
-from donecheck.runtime.transcripts.roles import not_the_users
+from donecheck.runtime.transcripts.turns import TurnReader
 
 __all__ = ["SHELL", "is_gemini_log", "load_gemini", "parse_gemini_lines", "tool_text"]
 
@@ -175,26 +174,9 @@ def _has_id(record: dict[str, Any]) -> bool:
     return isinstance(record.get("id"), str)
 
 
-class _Reader:
-    def __init__(self, source: str) -> None:
-        self.source = source
-        self.request: list[str] = []
-        self.steps: list[Step] = []
-        self.answer = ""
-        self.opened = False
-        self.acted = False
-        self.pairing = Pairing()
-
+class _Reader(TurnReader):
     def user(self, text: str) -> None:
-        if not text.strip() or not_the_users(text):  # the CLI's context, a continuation
-            return
-        if not self.opened or (not self.acted and not self.answer):
-            self.request.append(text)
-            self.opened = True
-            return
-        self.steps.append(Step(kind="user", text=text))
-        self.answer = ""
-        self.acted = False
+        self.said(text)
 
     def message(self, number: int, message: dict[str, Any], results: dict[str, Any]) -> None:
         kind = message.get("type")

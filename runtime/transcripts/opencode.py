@@ -33,8 +33,7 @@ from donecheck.runtime.transcripts.openai import (
     json_line,
     read_transcript_text,
 )
-from donecheck.runtime.transcripts.pairing import Pairing
-from donecheck.runtime.transcripts.roles import not_the_users
+from donecheck.runtime.transcripts.turns import TurnReader
 
 __all__ = [
     "is_opencode_export",
@@ -97,31 +96,14 @@ def load_opencode(path: str | Path) -> Transcript:
     return parse_opencode_export(data, str(path))
 
 
-class _Reader:
-    def __init__(self, source: str) -> None:
-        self.source = source
-        self.request: list[str] = []
-        self.steps: list[Step] = []
-        self.answer = ""
-        self.opened = False
-        self.acted = False
-        self.pairing = Pairing()
-
+class _Reader(TurnReader):
     def user(self, parts: list[Any]) -> None:
         text = "\n".join(
             str(p.get("text") or "")
             for p in parts
             if isinstance(p, dict) and p.get("type") == "text" and not p.get("synthetic")
         ).strip()
-        if not text or not_the_users(text):
-            return
-        if not self.opened or (not self.acted and not self.answer):
-            self.request.append(text)
-            self.opened = True
-            return
-        self.steps.append(Step(kind="user", text=text))
-        self.answer = ""
-        self.acted = False
+        self.said(text)
 
     def part(self, number: int, part: Any) -> None:
         if not isinstance(part, dict):
