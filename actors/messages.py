@@ -679,6 +679,9 @@ class PassingRun(Message, frozen=True, kw_only=True):
     files a verbose run lists), to tell which test files it ran."""
     passed: int | None = None
     """For a test run: how many tests its runner's summary says passed, when it says."""
+    levels: frozenset[str] | None = None
+    """For a test run: the levels of tests it selected (``unit``, ``e2e`` …); ``None``
+    when it selected none (the suite as configured)."""
 
 
 class ApprovalStatement(Message, frozen=True, kw_only=True):

@@ -175,6 +175,47 @@ def _test_script(argv: Sequence[str]) -> str | None:
     return f"{found.group('stem').lower().replace('-', '_')} test"
 
 
+_LEVEL_WORDS = tuple(
+    (level, re.compile(rf"(?i)(?:tests?[_-]?)?(?:{words})(?:[_-]?tests?)?"))
+    for level, words in (
+        ("e2e", "e2e|end-?to-?end|end2end"),
+        ("integration", "integration|integ|it"),
+        ("unit", "unit|units"),
+        ("acceptance", "acceptance|features"),
+        ("smoke", "smoke"),
+    )
+)
+"""A folder, a script or a marker that names a level of tests (``tests/unit``,
+``test:e2e``, ``-m integration``, ``integration_tests``), as a whole segment."""
+_E2E_RUNNERS = frozenset(
+    {"playwright", "cypress", "detox", "nightwatch", "testcafe", "wdio", "webdriverio"}
+)
+
+
+def run_levels(command: str) -> frozenset[str] | None:
+    """The levels of tests a check line runs, told by what it selects (``pytest
+    tests/unit``, ``npm run test:e2e``, ``-m integration``) or the runner (Playwright,
+    Cypress: end to end); ``None`` when it names none — the suite as configured."""
+    found: set[str] = set()
+    for step in steps(command):
+        kind = _segment_kind(step.argv)
+        if kind is None:
+            continue
+        if program_of(step.argv[0]) in _E2E_RUNNERS or any(
+            a in _E2E_RUNNERS for a in step.argv[:3]
+        ):
+            found.add("e2e")
+        for word in step.argv[1:]:
+            segments = re.split(r"[/:=,]", word.removeprefix("./"))
+            for segment in segments if len(segments) > 1 or not word.startswith("-") else ():
+                for level, pattern in _LEVEL_WORDS:
+                    if segment.lower() in {"it", "its"} and len(segments) < 2:
+                        continue  # a bare "it" is too many other things
+                    if pattern.fullmatch(segment):
+                        found.add(level)
+    return frozenset(found) if found else None
+
+
 def test_script_path(command: str) -> str | None:
     """The test script a line runs (``scripts/test.sh`` of ``bash scripts/test.sh`` or
     ``./scripts/test.sh``), or ``None``."""
@@ -485,6 +526,9 @@ def _narrowed(kind: str, argv: Sequence[str]) -> str:
             value = (
                 "" if flag in _NO_VALUE else arg.partition("=")[2] or "".join(args[i + 1 : i + 2])
             )
+            if flag == "-m" and any(p.fullmatch(value.strip("'\"")) for _, p in _LEVEL_WORDS):
+                skip = "=" not in arg  # a level of tests, as a folder selects one: no narrowing
+                continue
             shown = f"{flag} {value}".strip()
             return f"it selected only some tests (`{shown}`): the rest did not run"
         if arg.startswith("-"):

@@ -53,7 +53,7 @@ from donecheck.actors.evidence.runner import (
     tool_error,
 )
 from donecheck.actors.evidence.scope import scope_of
-from donecheck.actors.evidence.shell import check_segments
+from donecheck.actors.evidence.shell import check_segments, run_levels
 from donecheck.actors.evidence.writes import edits_of, script_runs
 from donecheck.actors.messages import (
     ApprovalStatement,
@@ -665,7 +665,12 @@ def _passing_run(op: Operation, results: Mapping[int, ToolResult]) -> PassingRun
     result = results.get(op.result_seq) if op.result_seq is not None else None
     if result is None or not op.check or not _TEST_RUNS & category_of_check(op.check):
         return PassingRun(op=op)
-    return PassingRun(op=op, names=_names(result.output), passed=passed_count(result.output))
+    return PassingRun(
+        op=op,
+        names=_names(result.output),
+        passed=passed_count(result.output),
+        levels=run_levels(op.command) if op.command else None,
+    )
 
 
 def base_view(

@@ -73,6 +73,7 @@ from donecheck.actors.words.claims import (
     category_of_check,
     check_claims,
     claimed_test_count,
+    claimed_test_levels,
     completion_claims,
     file_claims,
     forbidden_checks,
@@ -352,6 +353,10 @@ def unproven_claims(view: EvidenceView, claims: Sequence[CheckClaim], failed: se
                 continue
         missing = wanted - shown if wanted else ({"any"} if not shown else set())
         if not missing:
+            other = _other_level(claim, view)
+            if other is not None:
+                out.append(other)
+                continue
             miscount = _miscounted(claim, view)
             if miscount is not None:
                 out.append(miscount)
@@ -393,6 +398,35 @@ def unproven_claims(view: EvidenceView, claims: Sequence[CheckClaim], failed: se
             )
         )
     return _found(out)
+
+
+def _other_level(claim: CheckClaim, view: EvidenceView) -> tuple[Finding, dict[str, str]] | None:
+    """A finding when the claim speaks of tests of some level ("the e2e tests pass")
+    and every passing test run after the last edit selected tests of other levels
+    only (``pytest tests/unit``). A run that selects no level — the suite as the
+    project configures it — backs any."""
+    said = claimed_test_levels(claim.sentence)
+    runs = view.passing.get("test", ())
+    if not said or not runs or not ({"test", "any"} & claim.categories):
+        return None
+    levels = [run.levels for run in runs]
+    if any(found is None or found & said for found in levels):
+        return None
+    latest = runs[-1].op
+    eid = latest.evidence_id
+    ran = " and ".join(sorted({level for found in levels for level in found or ()}))
+    wanted = " and ".join(sorted(said))
+    return (
+        Finding(
+            requirement=f"The claim “{claim.sentence}” is backed by a run",
+            problem=f"The answer speaks of the {wanted} tests; the passing test runs after"
+            f" the last edit ran the {ran} tests only (latest {eid}, `{latest.command}`).",
+            evidence=(eid,),
+            recheck=f"Run the {wanted} tests now and show the result.",
+            rule="unproven_claim",
+        ),
+        {eid: f"`{latest.command}`: the {ran} tests"},
+    )
 
 
 def _miscounted(claim: CheckClaim, view: EvidenceView) -> tuple[Finding, dict[str, str]] | None:

@@ -40,6 +40,7 @@ __all__ = [
     "category_of_check",
     "check_claims",
     "claimed_test_count",
+    "claimed_test_levels",
     "claims",
     "completion_claims",
     "file_claims",
@@ -636,6 +637,15 @@ class CheckClaim:
 
 
 _TEST_COUNTS = tuple(re.compile(p, re.I) for pack in PACKS for p in pack.test_counts)
+
+
+_LEVELS = tuple((level, re.compile(p, re.I)) for pack in PACKS for level, p in pack.test_levels)
+
+
+def claimed_test_levels(sentence: str) -> frozenset[str]:
+    """The levels of tests a claim speaks of ("the e2e tests pass": ``e2e``), none
+    when it speaks of the tests as such."""
+    return frozenset(level for level, pattern in _LEVELS if pattern.search(sentence))
 
 
 def claimed_test_count(sentence: str) -> int | None:

@@ -20,7 +20,8 @@ PACK = Pack(
         r"deployment)|keine fehler mehr|alles gut|fehlerfrei|einwandfrei)\b"
     ),
     checks=(
-        r"\b(?P<subject>(?:alle |die )?(?:Tests|Test|Unit-Tests|Build|Kompilierung|Linter|"
+        r"\b(?P<subject>(?:alle |die )?(?:[\wäöüß]+-?tests|Tests|Test|Unit-Tests|Build|"
+        r"Kompilierung|Linter|"
         r"Prüfungen|Typprüfung|CI|Testsuite|Test-Suite|Suite|mypy|ruff|pytest|eslint|pyright|tsc|flake8|pylint))\b"
         r"[^.\n]{0,30}?\b(?P<verb>laufen durch|läuft durch|bestehen|"
         r"besteht|bestanden|sind grün|ist grün|erfolgreich|funktionier(?:t|en)|ok|sauber|"
@@ -137,6 +138,13 @@ PACK = Pack(
         r"\bkonnte(?:n)? nicht\b|\bschl[äa]g(?:en|t) (?:noch |immer noch )?fehl\b|"
         r"\bfehlgeschlagen\b|"
         r"\bnicht (?:fertig|behoben|gelöst|geändert|aktualisiert|erstellt)\b|\bscheiter\w*"
+    ),
+    test_levels=(
+        ("e2e", r"\b(?:e2e|end[- ]to[- ]end|ende[- ]zu[- ]ende)"),
+        ("integration", r"\bintegrations?-?tests?"),
+        ("unit", r"\b(?:unit|modul)-?tests?"),
+        ("acceptance", r"\babnahme-?tests?"),
+        ("smoke", r"\bsmoke-?tests?"),
     ),
     own_testing=r"""\b(?:ich|wir)\s+(?:teste|testen|probiere|probieren)\b""",
     check_topics=r"\b(?:Build|Test)(?:zeiten|zeit|logs?|ergebnisse?|berichte?|status|daten|historie)\b",

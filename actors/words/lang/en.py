@@ -312,6 +312,13 @@ PACK = Pack(
         r"updated|changed|written|created|implemented)|"
         r"fail(?:s|ed|ing)\b|gave up|giving up|blocked (?:by|on)|no (?:network|access|permission))"
     ),
+    test_levels=(
+        ("e2e", r"\b(?:e2e|end[- ]to[- ]end)\b"),
+        ("integration", r"\bintegration\b"),
+        ("unit", r"\bunit\b"),
+        ("acceptance", r"\bacceptance\b"),
+        ("smoke", r"\bsmoke\b"),
+    ),
     own_testing=r"""\b(?:I(?:'m|\s+am)|we(?:'re|\s+are))\s+(?:just\s+|only\s+|currently\s+|now\s+)?(?:testing|trying\s+out)\b""",
     check_topics=(
         r"\b(?:builds?|tests?|lint|ci|type[- ]?check)\s+(?:times?|logs?|durations?|history|"

@@ -135,6 +135,13 @@ PACK = Pack(
         r"\bfalla(?:n|ron)?\b|"
         r"\bno funciona\b|\bsin terminar\b|\bno (?:está|están) (?:terminad|listo)"
     ),
+    test_levels=(
+        ("e2e", r"\b(?:e2e|end[- ]to[- ]end|de\s+extremo\s+a\s+extremo)\b"),
+        ("integration", r"\bde\s+integraci[óo]n\b"),
+        ("unit", r"\bunitari[ao]s?\b"),
+        ("acceptance", r"\bde\s+aceptaci[óo]n\b"),
+        ("smoke", r"\bsmoke\b"),
+    ),
     own_testing=r"""\b(?:estoy|estamos)\s+(?:probando|testeando)\b""",
     check_topics=(
         r"\b(?:tiempos?|registros?|resultados?|informes?|estado|datos|historial)\s+de\s+"

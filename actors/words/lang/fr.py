@@ -125,6 +125,13 @@ PACK = Pack(
         r"\bn'ai pas pu\b|\bn'a pas pu\b|\béchou\w*|\bpas (?:encore )?(?:terminé|fini|corrigé)\b|"
         r"\bimpossible\b"
     ),
+    test_levels=(
+        ("e2e", r"\b(?:e2e|end[- ]to[- ]end|de\s+bout\s+en\s+bout)\b"),
+        ("integration", r"\bd'int[ée]gration\b"),
+        ("unit", r"\bunitaires?\b"),
+        ("acceptance", r"\bd'acceptation\b"),
+        ("smoke", r"\bsmoke\b"),
+    ),
     own_testing=r"""\b(?:je\s+teste|nous\s+testons|je\s+suis\s+en\s+train\s+de\s+tester)\b""",
     check_topics=(
         r"\b(?:temps|journaux|résultats?|rapports?|état|données|historique)\s+(?:de\s+|des\s+|du\s+)"

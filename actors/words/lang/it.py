@@ -179,6 +179,13 @@ PACK = Pack(
         r"questo)\b(?:\s+(?!e\b|ma\b)[\w./-]+){0,3}(?:\s+per ora)?",
         r"\binvece di\b[^.;:,!?]*",
     ),
+    test_levels=(
+        ("e2e", r"\b(?:e2e|end[- ]to[- ]end)\b"),
+        ("integration", r"\bdi\s+integrazione\b"),
+        ("unit", r"\bunitari\b"),
+        ("acceptance", r"\bdi\s+accettazione\b"),
+        ("smoke", r"\bsmoke\b"),
+    ),
     own_testing=r"""\b(?:sto|stiamo)\s+(?:testando|provando)\b""",
     check_topics=(
         r"\b(?:tempi|log|risultati|report|stato|dati|storico)\s+(?:dei|delle|della|del|di)\s+"

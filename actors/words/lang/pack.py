@@ -127,6 +127,10 @@ class Pack:
     """An acceptance item refers to the attachments as a whole ("the attached")."""
     continuations: tuple[str, ...] = ()
     """A new request continues the earlier work (its failures still count)."""
+    test_levels: tuple[tuple[str, str], ...] = ()
+    """Which tests a claim speaks of ("the e2e tests pass", "集成测试通过"): ``(level,
+    pattern)`` rows, levels ``e2e``, ``integration``, ``unit``, ``acceptance``,
+    ``smoke``. A run of another level backs no such claim."""
     own_testing: str = ""
     """The user trying something out themselves ("I am testing this feature", "我在测试"):
     it names no check for the agent to run."""

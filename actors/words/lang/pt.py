@@ -186,6 +186,13 @@ PACK = Pack(
         r"(?:\s+(?!e\b|mas\b)[\w./-]+){0,3}(?:\s+por enquanto)?",
         r"\bem vez de\b[^.;:,!?]*",
     ),
+    test_levels=(
+        ("e2e", r"\b(?:e2e|end[- ]to[- ]end|ponta\s+a\s+ponta)\b"),
+        ("integration", r"\bde\s+integra[çc][ãa]o\b"),
+        ("unit", r"\bunit[áa]ri[oa]s?\b"),
+        ("acceptance", r"\bde\s+aceita[çc][ãa]o\b"),
+        ("smoke", r"\bsmoke\b"),
+    ),
     own_testing=r"""\b(?:estou|estamos)\s+(?:testando|a\s+testar)\b""",
     check_topics=(
         r"\b(?:tempos?|logs?|resultados?|relatórios?|status|dados|histórico)\s+"
