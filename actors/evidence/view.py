@@ -37,7 +37,7 @@ from donecheck.actors.actions.model import CHANGES
 from donecheck.actors.evidence.errors import unresolved_errors
 from donecheck.actors.evidence.excerpt import excerpt_of
 from donecheck.actors.evidence.index import EvidenceIndex
-from donecheck.actors.evidence.integrity import Weakened, changes, settled, weakened
+from donecheck.actors.evidence.integrity import Weakened, changes, classify, settled, weakened
 from donecheck.actors.evidence.pairing import (
     Pairing,
     checks,
@@ -564,6 +564,76 @@ def _scratch_removed(edit: Edit, actions: Mapping[int, Action]) -> bool:
     return first == "write"
 
 
+_TEST_FOLDER = re.compile(r"(?i)(?:^|/)(?:tests?|specs?|__tests__|testing)(?:/|$)")
+
+
+def _discards_tests(path: str | None) -> bool:
+    """Whether putting ``path`` back from git can take tests away: a test file, a folder
+    that holds tests, or the whole tree (``git stash``, ``git checkout .``)."""
+    if path is None or path.strip("./") == "":
+        return True
+    return classify(path) == "test" or bool(_TEST_FOLDER.search(path.rstrip("/") + "/"))
+
+
+def _discarded_by_git(
+    ops: Sequence[Operation], actions: Mapping[int, Action], weak: Mapping[int, Weakened]
+) -> dict[int, Weakened]:
+    """Passing test runs that settle a failure only because git put the tests back
+    between them (``git checkout -- tests/test_x.py``, ``git restore tests/``, ``git
+    stash``): the tests the task began with — uncommitted, maybe the user's own new
+    ones — were thrown away, not made to pass. Not when the restore undoes the agent's
+    own earlier change to those files (undoing a weakening), nor when a ``git stash``
+    was popped again before the run."""
+    from donecheck.actors.evidence.pairing import stands_for
+
+    out: dict[int, Weakened] = {}
+    order = sorted(actions)
+    failures: list[Operation] = []
+    for op in ops:
+        if op.check is None or op.result_seq is None:
+            continue
+        if op.ok is False:
+            failures.append(op)
+            continue
+        if op.ok is not True or op.call_seq in weak:
+            continue
+        failed = next((f for f in failures if stands_for(op, f)), None)
+        if failed is None:
+            continue
+        changed: list[str] = []
+        discarded: tuple[int, str] | None = None
+        for seq in order:
+            if seq >= op.call_seq:
+                break
+            for touch in actions[seq].touches:
+                if touch.op == "restore" and seq > failed.call_seq:
+                    whole = touch.path is None or touch.path.strip("./") == ""
+                    mine = any(
+                        _discards_tests(p)
+                        if whole
+                        else _same_file(p, str(touch.path))
+                        or p.startswith(str(touch.path).rstrip("/") + "/")
+                        for p in changed
+                    )  # undoing the agent's own change (to the tests, for a whole tree)
+                    if _discards_tests(touch.path) and not mine:
+                        discarded = (seq, touch.path or "the whole tree")
+                elif touch.op in CHANGES and touch.path is not None:
+                    changed.append(touch.path)
+                if touch.op == "write" and touch.source == "stash" and discarded is not None:
+                    if discarded[1] == "the whole tree":
+                        discarded = None  # the stash came back before the run
+        if discarded is not None:
+            seq, what = discarded
+            out[op.call_seq] = Weakened(
+                op,
+                failed,
+                (),
+                note=f"E{seq} put {what if what == 'the whole tree' else f'`{what}`'} back as git"
+                " had it: the tests the task began with were thrown away, not made to pass",
+            )
+    return out
+
+
 def _own_test_runs(ops: Sequence[Operation], actions: Mapping[int, Action]) -> dict[int, str]:
     """Passing test runs (by call seq) that show only what the agent itself wrote: a
     test script it wrote or changed in the session (``run_tests.sh``: what it prints is
@@ -708,6 +778,7 @@ def base_view(
         t.path for op in scoped if (a := actions.get(op.call_seq)) for t in a.touches if t.path
     ]
     weak = weakened(scoped, found, results, reports, touched)
+    weak.update(_discarded_by_git(scoped, actions, weak))
     own = _own_test_runs(scoped, actions)
     ops_ = [
         _demoted(op, weak[op.call_seq])
