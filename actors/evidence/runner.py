@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -498,6 +499,49 @@ def tool_error(output: str) -> bool:
     return _TOOL_ERROR.match(output.lstrip()[:200]) is not None
 
 
+_CODE_KEYS = ("exit_code", "exitCode", "returncode", "return_code", "returnCode", "exit_status")
+_TEXT_KEYS = ("stdout", "stderr", "output", "content", "text", "result", "combined_output")
+
+
+def json_wrapped(output: str) -> tuple[str, int | None] | None:
+    """A tool result whose text is a JSON object wrapping a command's run (an MCP
+    server's, a harness's: ``{"stdout", "stderr", "exit_code"}``, ``{"output",
+    "metadata": {"exit_code"}}``, ``{"result": {"exitCode", "stdout"}}``): the run's
+    text and its exit status. Jest's ``--json`` report reads as a summary. ``None``
+    for any other text, and for JSON that wraps no run (a file's content)."""
+    head = output.lstrip()[:1]
+    if head != "{" or len(output) > 4_000_000:
+        return None
+    try:
+        data = json.loads(output)
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    if isinstance(data.get("numFailedTests"), int) and isinstance(data.get("success"), bool):
+        failed, passed = data["numFailedTests"], data.get("numPassedTests", 0)
+        summary = (
+            f"Tests: {failed} failed, {passed} passed" if failed else f"Tests: {passed} passed"
+        )
+        return summary, 0 if data["success"] else 1
+    if len(data) > 8:
+        return None  # a document (a results file, a config), not a run's wrapping
+    code: int | None = None
+    texts: list[str] = []
+    for layer in (data, *(v for v in data.values() if isinstance(v, dict))):
+        for key in _CODE_KEYS:
+            value = layer.get(key)
+            if code is None and isinstance(value, int) and not isinstance(value, bool):
+                code = value
+        for key in _TEXT_KEYS:
+            value = layer.get(key)
+            if isinstance(value, str):
+                texts.append(value)
+    if code is None or not texts:
+        return None  # no run's status and text in it: JSON a command printed, read as text
+    return "\n".join(t for t in texts if t.strip()), code
+
+
 def outcome(result: ToolResult, command: str | None = None, *, writes: bool = False) -> Outcome:
     """How a tool result ended.
 
@@ -507,6 +551,9 @@ def outcome(result: ToolResult, command: str | None = None, *, writes: bool = Fa
     Then the output's own statement, then the tool's error flag; for a file tool
     that ``writes`` and gave neither, an error message opening its output.
     """
+    wrapped = json_wrapped(result.output) if result.exit_code is None else None
+    if wrapped is not None:  # the run's own text and status, out of their JSON wrapping
+        result = msgspec.structs.replace(result, output=wrapped[0], exit_code=wrapped[1])
     run = check_run(command) if command is not None else None
     if run is not None and run.kind is not None and run.masked and command is not None:
         reported = _status_echo(command, result.output)
