@@ -110,8 +110,7 @@ class Codex(BlockAnswers):
     def settings_path(self, scope: str, workspace: Path) -> Path:
         if scope == "project":
             return workspace / ".codex" / "hooks.json"
-        home = os.environ.get("CODEX_HOME") or os.path.join(os.path.expanduser("~"), ".codex")
-        return Path(home) / "hooks.json"
+        return _codex_home() / "hooks.json"
 
     def hooks(self, form: str, command: str, url: str) -> dict[str, list[Any]]:
         agent = f"{command} --agent {self.name}"
@@ -178,6 +177,14 @@ class Codex(BlockAnswers):
             return 1
         if args.uninstall:
             say(f"forgot Codex's trust in {written} DoneCheck hook(s)")
+            config = _codex_home() / "config.toml"
+            try:
+                empty = not config.read_text(encoding="utf-8").strip()
+            except OSError:
+                empty = False
+            if empty:  # it held only DoneCheck's trust: nothing of the user's is lost
+                config.unlink()
+                say(f"{config}: removed (it held nothing but DoneCheck's trust)")
         elif not written:
             say(f"Codex trusts DoneCheck's {len(keys)} hook(s) already")
         else:
@@ -189,6 +196,10 @@ class Codex(BlockAnswers):
 
 
 # ---------------------------------------------------------------- Codex trust
+
+
+def _codex_home() -> Path:
+    return Path(os.environ.get("CODEX_HOME") or os.path.join(os.path.expanduser("~"), ".codex"))
 
 
 class TrustError(Exception):
@@ -215,7 +226,7 @@ def codex_trust(
 
     from donecheck.runtime.install import is_ours
 
-    home = Path(os.environ.get("CODEX_HOME") or os.path.join(os.path.expanduser("~"), ".codex"))
+    home = _codex_home()
     before = set(os.listdir(home)) if home.is_dir() else set()
     scratch = tempfile.mkdtemp(prefix="donecheck-codex-")
     try:

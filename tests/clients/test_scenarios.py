@@ -560,3 +560,34 @@ def test_opencode_sub_agents_run_backs_the_parents_claim(tmp_path: Path, service
     assert checklists(run) == [], (card, run.explain())
     assert card["chain"] == ["A1 pass"], (card, run.explain())
     assert [r["command"] for r in card["runs"]] == [scenarios.TEST], card
+
+
+# ------------------------------------------------ Codex: what install leaves behind
+
+
+def test_codex_install_then_uninstall_leaves_codex_home_as_it_was(
+    tmp_path: Path, service: Service
+) -> None:
+    """``donecheck install codex`` asks Codex's own app server to record the trust; the
+    app server leaves nothing of its own in CODEX_HOME, and ``--uninstall`` puts the
+    folder back as the user had it (issue 37)."""
+    client = Codex(tmp_path / "codex", service)
+    workspace = make_workspace(tmp_path / "ws")
+    with AgentModel(scenarios.honest, workspace) as model:
+        client.configure(model)
+        path = client.env(model)["PATH"]
+    home = client.codex_home
+    before = {p.name: p.read_bytes() for p in home.iterdir()}
+    client.install(workspace)  # checks nothing but hooks.json, its backup, config.toml
+    assert {p.name for p in home.iterdir()} == {
+        *before,
+        "hooks.json",
+        "hooks.json.donecheck-backup",
+    }
+    done = subprocess.run(
+        [DONECHECK, "install", "codex", "--workspace", str(workspace), "--uninstall"],
+        env={"PATH": path, "HOME": str(client.home), "CODEX_HOME": str(home)},
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert {p.name: p.read_bytes() for p in home.iterdir()} == before, done.stdout
