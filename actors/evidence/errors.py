@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
+from donecheck.actors.actions import Action
 from donecheck.actors.evidence.jobs import Job, job_of, same_job
 from donecheck.actors.evidence.runner import output_summary
 from donecheck.actors.evidence.shell import simple_commands
@@ -188,11 +189,35 @@ def _job(command: str) -> tuple[str, str, str] | None:
     return None
 
 
+_MISSING = re.compile(
+    r"(?i)\b(?:not found|no such file|does not exist|doesn't exist|enoent|cannot find|"
+    r"could not find|not exist)\b"
+)
+"""A file tool's word that the file it named is not there."""
+
+
+def _same_change(a: Action | None, b: Action | None) -> bool:
+    """Whether two file calls make the same change (the same text replaced by the same
+    text, or the same content written), to whatever file each names."""
+    if a is None or b is None:
+        return False
+    made = [(t.op, t.old, t.new) for t in a.touches if t.op in {"edit", "write"} and t.new]
+    return bool(made) and made == [
+        (t.op, t.old, t.new) for t in b.touches if t.op in {"edit", "write"} and t.new
+    ]
+
+
 def unresolved_errors(
-    ops: Sequence[Operation], edits: Sequence[Edit], results: dict[int, ToolResult]
+    ops: Sequence[Operation],
+    edits: Sequence[Edit],
+    results: dict[int, ToolResult],
+    actions: Mapping[int, Action] | None = None,
 ) -> list[UnresolvedError]:
     """The latest unresolved failure of each operation, in ledger order (``ops`` and
-    ``edits`` of the request; ``results`` by seq)."""
+    ``edits`` of the request; ``results`` by seq). A file call that failed because
+    its file is not there is redone by the same change made to another file (the
+    right path, after a wrong one)."""
+    actions = actions or {}
     written: dict[int, list[str | None]] = {}
     for edit in edits:
         written.setdefault(edit.seq, []).append(edit.path)
@@ -237,6 +262,11 @@ def unresolved_errors(
             elif paths:
                 resolved = any(
                     path_matches(p, q) for p in paths for q in written.get(later.call_seq, []) if q
+                ) or (
+                    result is not None
+                    and bool(_MISSING.search(result.output[:500]))
+                    and later.command is None
+                    and _same_change(actions.get(op.call_seq), actions.get(later.call_seq))
                 )
             if resolved:
                 break

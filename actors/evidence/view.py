@@ -847,7 +847,7 @@ def base_view(
         reads=tuple(reads_of(index, session_ops, actions)),
         failed=capped("failed", failed),
         weakened=tuple(unfailed),
-        errors=capped("errors", unresolved_errors(ops_, scoped_edits, results)),
+        errors=capped("errors", unresolved_errors(ops_, scoped_edits, results, actions)),
         passing=passing,
         nothing=_latest_per_category(
             op for op in ops_ if op.check is not None and op.ok is None and op.caveat

@@ -322,3 +322,54 @@ def test_a_probe_that_finds_nothing_is_no_error(
     ledger.run(command, code, output)
     verdict = review_by_rules(ledger.request("Set everything up as asked." + LONG))
     assert any(f.rule == "unresolved_error" for f in verdict.findings) is stands
+
+
+# ------------------------- a file call made again on the right file (the wrong path first)
+
+_TOOLS = {  # each agent's edit tool: (name, path key, old key, new key)
+    "claude-code": ("Edit", "file_path", "old_string", "new_string"),
+    "copilot": ("edit", "path", "old_str", "new_str"),
+    "opencode": ("edit", "filePath", "oldString", "newString"),
+    "gemini": ("replace", "file_path", "old_string", "new_string"),
+}
+
+
+def _edit_stands(agent: str, failed_path: str, error: str, later: tuple[str, str, str]) -> bool:
+    name, path_key, old_key, new_key = _TOOLS[agent]
+    ledger = LedgerBuilder()
+    ledger.open("Fix add() in calc.py.")
+    first = {path_key: failed_path, old_key: "return a - b", new_key: "return a + b"}
+    ledger.result(ledger.call(name, first), error, 1, ok=False)
+    path, old, new = later
+    ledger.result(ledger.call(name, {path_key: path, old_key: old, new_key: new}), "ok", 0)
+    verdict = review_by_rules(ledger.request("Fixed add() in calc.py." + LONG))
+    return any(f.rule == "unresolved_error" for f in verdict.findings)
+
+
+@pytest.mark.parametrize("agent", sorted(_TOOLS))
+@pytest.mark.parametrize(
+    "error",
+    [
+        "File /ws/calculator.py not found",  # OpenCode
+        "Error: ENOENT: no such file or directory, open '/ws/calculator.py'",
+        "File does not exist.",  # Claude Code
+        "Path /ws/calculator.py does not exist. Please provide a valid path.",  # Copilot
+    ],
+)
+def test_the_same_change_on_the_right_file_redoes_a_call_whose_file_was_missing(
+    agent: str, error: str
+) -> None:
+    assert not _edit_stands(
+        agent, "calculator.py", error, ("calc.py", "return a - b", "return a + b")
+    )
+
+
+@pytest.mark.parametrize("agent", sorted(_TOOLS))
+def test_another_change_or_another_failure_is_not_redone(agent: str) -> None:
+    # another change to the right file: the failed one was not made again
+    assert _edit_stands(agent, "calculator.py", "File /ws/calculator.py not found",
+                        ("calc.py", "return a * b", "return a ** b"))  # fmt: skip
+    # the file was there and the edit failed for another reason: the same text elsewhere
+    # is no redo of it
+    assert _edit_stands(agent, "calculator.py", "Permission denied",
+                        ("calc.py", "return a - b", "return a + b"))  # fmt: skip
