@@ -521,9 +521,13 @@ def _polite_closing(text: str) -> str | None:
 # ------------------------------------------------------------------ test runs
 
 _TEST_RUN = re.compile(
-    r"\b(pytest|py\.test|unittest|tox|nox|jest|vitest|rspec|phpunit|ctest)\b"
+    r"\b(pytest|py\.test|unittest|tox|nox|jest|vitest|rspec|phpunit|ctest)\b(?!\.\w)"
     r"|\b(npm|yarn|pnpm)\s+(run\s+)?test\b|\b(go|cargo|mix|mvn|gradle|make)\s+test\b"
+    r"|\bpython3?\s+(\S*/)?(test_\w+|\w+_test)\.py\b"
+    r"|\b(run[_-]?)?tests?\.(sh|bash)\b|\brun[_-]?tests?\.py\b"
 )
+"""A test run's command, as DoneCheck reads them (not ``cat pytest.txt``: a file named
+after the runner; ``python3 test_stats.py``: a test file run by itself)."""
 _PY_TEST_RUN = re.compile(r"\b(pytest|py\.test|unittest)\b")
 _EXIT = re.compile(r"\bExit code:?\s*(-?\d+)")
 _FAILED_TEXT = re.compile(r"\b\d+ failed\b|^FAILED\b|^FAIL\b", re.M)
