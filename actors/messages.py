@@ -658,6 +658,9 @@ class FailedCheck(Message, frozen=True, kw_only=True):
     unmasked: str = ""
     """The check's own command, without what masked its status ("pytest -q" of
     "pytest -q || true"); "" when the run was not masked."""
+    preexisting: str = ""
+    """Why the failure is not the agent's doing: the same check failed the same way
+    with the agent's change undone ("" when nothing shows it)."""
 
 
 class UnresolvedError(Message, frozen=True, kw_only=True):

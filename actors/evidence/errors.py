@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 
 from donecheck.actors.actions import Action
 from donecheck.actors.evidence.jobs import Job, job_of, same_job
-from donecheck.actors.evidence.runner import output_summary
+from donecheck.actors.evidence.runner import never_started, output_summary
 from donecheck.actors.evidence.shell import simple_commands
 from donecheck.actors.messages import Edit, Operation, ToolResult, UnresolvedError
 from donecheck.actors.words.claims import path_matches
@@ -189,6 +189,12 @@ def _job(command: str) -> tuple[str, str, str] | None:
     return None
 
 
+_TEST_TARGET = re.compile(
+    r"(?i)(?:^|[\s/.:=])(?:tests?|test_\w+\.py|\w+_test\.py|specs?)(?:[\s/.:]|$)"
+)
+"""A command aimed at tests (``python3 -m django.test tests/queries/test_q.py``): when it
+never started, it was a try at running a check that ran nothing."""
+
 _MISSING = re.compile(
     r"(?i)\b(?:not found|no such file|does not exist|doesn't exist|enoent|cannot find|"
     r"could not find|not exist)\b"
@@ -231,6 +237,13 @@ def unresolved_errors(
         result = results.get(op.result_seq)
         if result is not None and _BENIGN_OUTPUT.search(result.output[-2_000:]):
             continue
+        if (
+            result is not None
+            and op.command is not None
+            and _TEST_TARGET.search(op.command)
+            and never_started(result.output, result.exit_code)
+        ):
+            continue  # a try at running tests that never started ran nothing: no failure
         paths = [p for p in written.get(op.call_seq, []) if p]
         working = job = None
         if op.command is not None:

@@ -872,6 +872,13 @@ def _restored(touch: Touch, files: _Files) -> list[Touch]:
     return [Touch(f.path, "write", new=f.text, source="HEAD") for f in known]
 
 
+def _named_before(path: str, seq: int, results: Mapping[int, ToolResult]) -> bool:
+    """Whether a tool's output before ``seq`` named the file (a run that collected it,
+    a listing): then it was there before the agent wrote it whole."""
+    name = posixpath.basename(path.replace("\\", "/"))
+    return any(name in r.output for s, r in results.items() if s < seq)
+
+
 def changes(
     actions: Mapping[int, Action],
     ops: Sequence[Operation],
@@ -888,10 +895,25 @@ def changes(
     files = _Files.at_start(start)
     failures: list[str] = []
     found: list[Change] = []
+    seen: set[str] = set()  # every path a call named so far
+    own: set[str] = set()  # test files the agent itself created whole in the session
     for op in ops:
         action = actions.get(op.call_seq)
         if action is None:
             continue
+        for touch in action.touches:
+            if touch.path is None or touch.path in seen:
+                continue
+            seen.add(touch.path)
+            if (
+                touch.op == "write"
+                and classify(touch.path) == "test"  # a test file: not configuration, no shadow
+                and touch.new is not None
+                and op.ok is not False
+                and not (start is not None and files.started(touch.path) is not None)
+                and not _named_before(touch.path, op.call_seq, results)
+            ):
+                own.add(touch.path)
         result = results.get(op.result_seq) if op.result_seq is not None else None
         if op.check is not None and op.ok is False and result is not None:
             failures.append(result.output)
@@ -921,7 +943,7 @@ def changes(
             edit = _edit_of(touch, context)
             if edit is None:
                 continue
-            mine = _askable(role, path) and asked(path)
+            mine = (_askable(role, path) and asked(path)) or path in own
             reasons: tuple[str, ...] = ()
             if not mine:
                 reasons = edit.reasons

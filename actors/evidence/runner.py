@@ -434,7 +434,7 @@ _NEVER_STARTED = re.compile(
     ^(?:\S+:\ )?(?:line\ \d+:\ |\d+:\ )?\S+:\ (?:command\ )?not\ found\s*$  # sh: 1: jest: not found
     | \bis\ not\ recognized\ as\ an\ internal\ or\ external\ command
     | ^\S+:\ (?:\S+:\ )?(?:permission\ denied|no\ such\ file\ or\ directory)\s*$
-    | ^\S*python[\d.]*:\ (?:no\ module\ named\ \S+|can't\ open\ file\ .{1,200})\s*$
+    | ^\S*python[\d.]*:\ (?:no\ module\ named\ \S+(?:;\ .{1,160})?|can't\ open\ file\ .{1,200})\s*$
     | \bmissing\ script:? | ^error\ command\ "[^"]+"\ not\ found | ERR_PNPM_NO_SCRIPT
     | none\ of\ the\ selected\ packages\ has\ a\ "[^"]+"\ script | ^error:\ script\ not\ found
     | \benoent\b.{0,40}\bno\ such\ file\ or\ directory,\ open\ '[^']*package\.json'

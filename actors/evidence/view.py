@@ -33,7 +33,7 @@ from typing import TypeVar
 import msgspec
 
 from donecheck.actors.actions import Action
-from donecheck.actors.actions.model import CHANGES
+from donecheck.actors.actions.model import CHANGES, Touch
 from donecheck.actors.evidence.errors import unresolved_errors
 from donecheck.actors.evidence.excerpt import excerpt_of
 from donecheck.actors.evidence.index import EvidenceIndex
@@ -634,6 +634,129 @@ def _discarded_by_git(
     return out
 
 
+def _undoes(action: Action, earlier: Sequence[Action]) -> bool:
+    """Whether ``action`` takes back a change the agent made before (``earlier``): git
+    puts a changed file back; an edit replaces the new text with the old again; a sed
+    deletes the lines an earlier edit or sed added."""
+    from donecheck.actors.actions.sed import deleted_patterns, parse, substitutions
+
+    def plain(text: str) -> str:
+        return re.sub(r"\\(.)", r"\1", text)
+
+    def swaps(touch: Touch) -> list[tuple[str, str]]:
+        found = parse(touch.new, touch.extended) if touch.op == "sed" and touch.new else None
+        return [(plain(p), plain(r)) for p, r in substitutions(found or ())]
+
+    made = [t for a in earlier for t in a.touches if t.op in CHANGES and t.path]
+    for touch in action.touches:
+        same = [t for t in made if touch.path is None or _same_file(str(t.path), touch.path)]
+        if not same:
+            continue
+        if touch.op == "restore":
+            return True
+        if touch.op == "edit" and any(
+            t.op == "edit" and t.old == touch.new and t.new == touch.old for t in same
+        ):
+            return True
+        mine = swaps(touch)
+        if mine and any((r, p) in mine for t in same for p, r in swaps(t)):
+            return True  # s/B/A/ after s/A/B/
+        script = parse(touch.new, touch.extended) if touch.op == "sed" and touch.new else None
+        for pattern in deleted_patterns(script or ()):
+            try:
+                deleted = re.compile(pattern) if pattern else None
+            except re.error:
+                deleted = None
+            if deleted is not None and any(
+                t.new and deleted.search(t.new) for t in same if t.op in {"edit", "sed"}
+            ):
+                return True
+    return False
+
+
+_FAILING_NAMES = re.compile(r"(?m)^(?:FAILED|ERROR|FAIL:|ERROR:)\s+(\S+)|^FAILED \((.+)\)\s*$")
+
+
+def _failure_shape(output: str) -> frozenset[str]:
+    """What a failing run's output names as failing: its failed tests' ids and its
+    summary of failures ("FAILED (errors=1)"), to tell the same failure again."""
+    found = set()
+    for match in _FAILING_NAMES.finditer(output[-20_000:]):
+        found.add(match.group(1) or match.group(2))
+    return frozenset(found)
+
+
+_UNDO_SCAN = 2_000
+"""The calls searched for an undo (a bound: each run looks back through them)."""
+
+
+def _scratch(path: str, actions: Mapping[int, Action]) -> bool:
+    """A file the agent created whole and may throw away (a reproduction script): its
+    state is no part of the code under test."""
+    first = next(
+        (t.op for s in sorted(actions) for t in actions[s].touches if t.path == path), None
+    )
+    return first == "write"
+
+
+def _preexisting(
+    failed: Operation,
+    ops: Sequence[Operation],
+    actions: Mapping[int, Action],
+    results: Mapping[int, ToolResult],
+) -> str:
+    """Why the failure of ``failed`` is not the agent's doing: the same check failed
+    the same way (the same failing tests) both with the agent's change and with it
+    undone — how an agent shows that a failure it leaves was there before it."""
+    order = sorted(actions)
+
+    def shape(op: Operation) -> frozenset[str]:
+        seen = results.get(op.result_seq) if op.result_seq is not None else None
+        return _failure_shape(seen.output) if seen is not None else frozenset()
+
+    def undone(op: Operation) -> int | None:
+        """The undo after which every file the agent changed was back as it found it,
+        when that is the state ``op`` ran in."""
+        changed: dict[str, bool] = {}  # path: changed from how the agent found it
+        last_undo: int | None = None
+        for s in order:
+            if s >= op.call_seq:
+                break
+            earlier = [actions[e] for e in order if e < s]
+            paths = [
+                t.path
+                for t in actions[s].touches
+                if t.path and t.op in CHANGES - {"delete"} and not _scratch(t.path, actions)
+            ]
+            if not paths:
+                continue
+            if _undoes(actions[s], earlier) and any(changed.get(p) for p in paths):
+                for p in paths:
+                    changed[p] = False
+                last_undo = s
+            else:
+                for p in paths:
+                    changed[p] = True
+        return last_undo if last_undo is not None and not any(changed.values()) else None
+
+    same = [o for o in ops if o.key == failed.key and o.ok is False]
+    if len(same) < 2 or len(order) > _UNDO_SCAN:
+        return ""  # one run shows nothing of before; a very long session is not searched
+    wanted = shape(failed)
+    if not wanted:
+        return ""
+    runs = [o for o in same if shape(o) == wanted]
+    without = [(o, u) for o in runs if (u := undone(o)) is not None]
+    with_change = [o for o in runs if undone(o) is None]
+    if not without or not with_change:
+        return ""
+    other, undo = without[-1]
+    return (
+        f"{other.evidence_id} ran it with the agent's change undone (E{undo}) and it failed"
+        " the same way"
+    )
+
+
 def _own_test_runs(ops: Sequence[Operation], actions: Mapping[int, Action]) -> dict[int, str]:
     """Passing test runs (by call seq) that show only what the agent itself wrote: a
     test script it wrote or changed in the session (``run_tests.sh``: what it prints is
@@ -799,6 +922,7 @@ def base_view(
             weakened=_weakened_run(w) if (w := _weakening_of(weak, op)) is not None else None,
             nothing_since=_nothing_since(ops_, op),
             unmasked=" && ".join(check_segments(op.command)) if op.caveat and op.command else "",
+            preexisting=_preexisting(op, ops_, actions, results),
         )
         for op in unsettled
     ]

@@ -271,13 +271,25 @@ def _claimed(claims: Sequence[CheckClaim], check: str | None) -> list[CheckClaim
     return [c for c in claims if "any" in c.categories or c.categories & categories]
 
 
-def failed_checks(view: EvidenceView, claims: Sequence[CheckClaim]) -> Found:
+def _selectors(command: str) -> list[str]:
+    """The words of a check's command that name what it runs (``forms_tests.tests.tests``,
+    ``tests/test_q.py::test_x``), for an answer that names the check it speaks of."""
+    words = [w.strip("'\"") for w in command.split()[1:]]
+    return [w for w in words if not w.startswith("-") and re.search(r"[./:]\w", w)]
+
+
+def failed_checks(view: EvidenceView, claims: Sequence[CheckClaim], answer: str = "") -> Found:
     """``failed_check`` (or ``weakened_check``): a check whose latest run failed and
-    was not settled since, quoting the answer's claim that checks pass."""
+    was not settled since, quoting the answer's claim that checks pass. Not a failure
+    the agent showed was there before its change, when the answer claims no passing
+    check or names that one (it tells of the failure)."""
     out = []
     for failed in view.failed:
         op = failed.run
         claimed = _claimed(claims, op.check)
+        told = any(word in answer for word in _selectors(op.command or ""))
+        if failed.preexisting and (told or not claimed) and failed.weakened is None:
+            continue  # shown to fail without the agent's change, and not claimed to pass
         if failed.weakened is not None:
             out.append(_weakened_check(failed, failed.weakened, claimed))
             continue
@@ -1087,7 +1099,7 @@ def review(
     coverage = rules_coverage(acceptance, view)
     found = [
         weakened_runs(view),
-        failed_checks(view, claims),
+        failed_checks(view, claims, answer),
         unresolved_errors(view),
         approval_claims(view, answer),
         unproven_claims(view, claims, failed_categories(view)),

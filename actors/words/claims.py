@@ -1000,7 +1000,20 @@ def path_matches(claimed: str, written: str) -> bool:
     a, b = _norm_path(claimed), _norm_path(written)
     if not a or not b:
         return False
-    return a == b or b.endswith("/" + a) or a.endswith("/" + b)
+    if a == b or b.endswith("/" + a) or a.endswith("/" + b):
+        return True
+    # a Python module by its dotted name ("django.utils.html") and its file
+    module = _DOTTED_MODULE.fullmatch(a)
+    if module is not None and b.endswith(".py"):
+        stem = b.removesuffix(".py").removesuffix("/__init__")
+        dotted = a.replace(".", "/")
+        return stem == dotted or stem.endswith("/" + dotted)
+    return False
+
+
+_DOTTED_MODULE = re.compile(r"[a-z_]\w*(?:\.[a-z_]\w*){2,}")
+"""A dotted module name of three parts or more (``django.utils.html``): two parts read
+as a file name with its extension (``calc.py``, ``setup.cfg``)."""
 
 
 # ------------------------------------------------------------------ requests

@@ -667,9 +667,16 @@ def _assert_in_session(t: Transcript) -> tuple[str, str] | None:
     """A test file of the session and one ``assert`` line of it: from a write or read
     of it, or from a failing run's summary; else the corpus's own ``test_calc.py``."""
     results = _results(t)
+    created: set[str] = set()  # test files the agent wrote whole first: its own, not the
+    # project's — weakening them weakens nothing the task began with
     for _, step, action in _actions(t):
         for touch in action.touches:
             if not touch.path or not _TEST_FILE.search(touch.path):
+                continue
+            if touch.op == "write" and touch.path not in created:
+                created.add(touch.path)
+                continue
+            if touch.path in created:
                 continue
             text = touch.new if touch.op == "write" else None
             if touch.op == "read" and step.call_id in results:
