@@ -1,7 +1,7 @@
 """What DoneCheck's hooks cost in the real Claude Code, Codex, Gemini CLI, Copilot CLI and
 OpenCode runs.
 
-The pinned CLIs (``tests/clients``; ``npm ci --prefix tests/clients``) run the honest
+The pinned CLIs (``tests/clients``; ``npm install --prefix tests/clients``) run the honest
 scenario of the real-client tier against the scripted model, wired by ``donecheck
 install`` to a ``donecheck serve --in-process``: with no hooks, with ``command`` hooks
 (OpenCode: DoneCheck's plugin), and (Claude Code) with ``http`` hooks. Figures (JSON
@@ -127,7 +127,8 @@ def main(argv: list[str] | None = None) -> int:
     missing = [name for name in chosen if not (BIN / _BINARIES[name]).exists()]
     if missing:
         raise SystemExit(
-            f"real_clients: {', '.join(missing)} not installed: run npm ci --prefix tests/clients"
+            f"real_clients: {', '.join(missing)} not installed: run npm install --prefix "
+            "tests/clients"
         )
     scratch = Path(tempfile.mkdtemp(prefix="dc-bench-clients-"))
     service = Service(scratch / "serve")

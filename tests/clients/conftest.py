@@ -1,7 +1,7 @@
 """The real-client tier: the pinned Claude Code, Codex, Gemini, GitHub Copilot and
 OpenCode CLIs from the npm registry.
 
-``.ci/run`` installs them (``npm ci --prefix tests/clients``); a run of the suite that
+``.ci/run`` installs them (``npm install --prefix tests/clients``); a run of the suite that
 finds them missing installs them the same way. Without npm the tier cannot run: it
 skips saying why, unless ``DONECHECK_REAL_CLIENTS=required`` (``.ci/run`` sets it),
 where that is a failure. A CLI whose version is not the pinned one fails the tier: a
@@ -63,13 +63,13 @@ def clients() -> dict[str, Path]:
                 " Copilot CLI and OpenCode"
             )
         done = subprocess.run(
-            [str(npm), "ci", "--prefix", str(HERE), "--no-audit", "--no-fund"],
+            [str(npm), "install", "--prefix", str(HERE), "--no-audit", "--no-fund"],
             capture_output=True,
             text=True,
             timeout=900,
         )
         if done.returncode != 0:
-            _unavailable(f"npm ci --prefix {HERE} failed: {done.stderr.strip()[-800:]}")
+            _unavailable(f"npm install --prefix {HERE} failed: {done.stderr.strip()[-800:]}")
     with tempfile.TemporaryDirectory(prefix="dc-clients-") as home:
         for name, package in (
             ("claude-code", "@anthropic-ai/claude-code"),
@@ -89,7 +89,7 @@ def clients() -> dict[str, Path]:
                 pytest.fail(
                     f"{binaries[name]} --version says {done.stdout.strip()!r}, but "
                     f"tests/clients/package.json pins {package} {PINNED[package]}: "
-                    "run npm ci --prefix tests/clients"
+                    "run npm install --prefix tests/clients"
                 )
     _check_engines()
     return binaries
@@ -125,7 +125,7 @@ def _check_engines() -> None:
         if wanted and not satisfies(version, wanted):
             pytest.fail(
                 f"{package} {PINNED[package]} declares Node {wanted}, but the tier runs it on "
-                f"{node} {version}: run npm ci --prefix tests/clients (it installs the Node "
+                f"{node} {version}: run npm install --prefix tests/clients (it installs the Node "
                 "build the tier pins)"
             )
 

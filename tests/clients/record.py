@@ -17,7 +17,7 @@ payload copied on its way (``tee``), and writes, per run, under
 * ``meta.json`` — the CLI's version, the command line, the workspace and HOME the
   paths in the files refer to.
 
-Run: ``python -m tests.clients.record`` (after ``npm ci --prefix tests/clients``).
+Run: ``python -m tests.clients.record`` (after ``npm install --prefix tests/clients``).
 The hooks here are written by hand around ``tee`` and Codex runs with
 ``--dangerously-bypass-hook-trust``: the recorder must see the payloads; the tier
 itself uses ``donecheck install``. Gemini CLI's hooks go in its user settings (every
