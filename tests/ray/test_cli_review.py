@@ -114,8 +114,8 @@ def test_a_fresh_process_reviews_in_process_quietly(tmp_path: Path) -> None:
         f"donecheck: error: {broken}: not a transcript: expected "
         '{"messages": [...]}, a list of chat messages, an ATIF trajectory, or JSON '
         "Lines (a Claude Code session or stream-json, a Codex rollout or exec --json "
-        "events, a Gemini CLI chat log, a Copilot CLI events.jsonl, or one chat message "
-        "per line)"
+        "events, a Gemini CLI chat log, a Copilot CLI events.jsonl, an OpenCode export or "
+        "run --format json, a mini-SWE-agent trajectory, or one chat message per line)"
     ]
     rows = [json.loads(line) for line in done.stdout.splitlines()]
     decisions = {row["session"]: row["decision"] for row in rows}
