@@ -128,31 +128,51 @@ def detect_form(text: str) -> tuple[str, Any]:
             return "opencode", data
         if is_mini_swe_agent(data):  # likewise
             return "mini-swe-agent", data
+        if _records(data):
+            # the same records in one JSON array: ``claude -p --output-format json --verbose``
+            lines = [json.dumps(record) for record in data]
+            form, content = _form_of_records(data, lines)
+            if form:
+                return form, content
         messages = _messages(data)
         if messages is not None:
             return ("anthropic" if _anthropic(messages) else "openai"), data
         if isinstance(data, dict) and data.get("type") in {*_CLAUDE_TYPES, "result"}:
             return "claude-code", [text]  # a one-line Claude Code file (or stream's result)
         return "", None
-    lines = _json_lines(text)
-    if lines is None:
+    decoded = _json_lines(text)
+    if decoded is None:
         return "", None
-    objects = [line for line in lines if isinstance(line, dict)]
+    return _form_of_records([o for o in decoded if isinstance(o, dict)], text.splitlines())
+
+
+def _records(data: Any) -> bool:
+    """A JSON array of typed records rather than of chat messages."""
+    return (
+        isinstance(data, list)
+        and bool(data)
+        and all(isinstance(o, dict) for o in data)
+        and not any("role" in o for o in data)
+    )
+
+
+def _form_of_records(objects: list[dict[str, Any]], lines: list[str]) -> tuple[str, Any]:
+    """The form of a log given as records (JSON Lines, or one JSON array of them)."""
     if is_gemini_log(objects):  # before Claude Code's: both have ``user`` records
-        return "gemini", text.splitlines()
+        return "gemini", lines
     if is_copilot_log(objects):  # before Claude Code's: both have ``user`` messages
-        return "copilot", text.splitlines()
+        return "copilot", lines
     if is_opencode_stream(objects):
-        return "opencode", text.splitlines()
+        return "opencode", lines
     if objects and sum(o.get("type") in CODEX_TYPES for o in objects) * 2 >= len(objects):
-        return "codex", text.splitlines()
+        return "codex", lines
     if objects and sum(o.get("type") in EXEC_TYPES for o in objects) * 2 >= len(objects):
-        return "codex-exec", text.splitlines()
+        return "codex-exec", lines
     if objects and any(o.get("type") == "system" and o.get("subtype") == "init" for o in objects):
         if sum(_claude_record(o) or o.get("type") == "result" for o in objects) * 2 >= len(objects):
-            return "claude-stream", text.splitlines()
+            return "claude-stream", lines
     if objects and sum(_claude_record(o) for o in objects) * 2 >= len(objects):
-        return "claude-code", text.splitlines()
+        return "claude-code", lines
     if objects and all("role" in o for o in objects):
         return "openai-jsonl", objects
     return "", None

@@ -126,6 +126,8 @@ class Run:
     seconds: float
     model: AgentModel = field(repr=False)
     prompt: str = ""
+    stdout: str = field(default="", repr=False)
+    """What the CLI printed, as it printed it."""
     stored: dict[str, Any] | None = field(default=None, repr=False)
     """The session as the CLI stored it, right after the run (OpenCode's export)."""
 
@@ -664,12 +666,14 @@ def _run(
         process.kill()
         out, err = process.communicate()
         err += "\n[killed after 120 s]"
-    events = []
+    events: list[Any] = []
     for line in out.splitlines():
         try:
-            events.append(json.loads(line))
+            found = json.loads(line)
         except json.JSONDecodeError:
             continue
+        # one JSON array of them: ``claude -p --output-format json --verbose``
+        events.extend(found if isinstance(found, list) else [found])
     native = client.session_of(events)
     return Run(
         client=client.name,
@@ -681,6 +685,7 @@ def _run(
         seconds=time.monotonic() - started,
         model=model,
         prompt=prompt,
+        stdout=out,
         stored=client.export(workspace, native) if isinstance(client, OpenCode) else None,
     )
 

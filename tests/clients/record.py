@@ -133,8 +133,11 @@ def _hooks(log: Path, agent: str, events: tuple[str, ...]) -> dict[str, object]:
     return {"hooks": groups}
 
 
-def record(client_name: str, scenario: str, service: Service, scratch: Path) -> Path:
-    folder = scratch / f"{client_name}-{scenario}"
+def record(
+    client_name: str, scenario: str, service: Service, scratch: Path, *, output: str = ""
+) -> Path:
+    name = f"{client_name}-{scenario}" + (f"-{output}" if output else "")
+    folder = scratch / name
     workspace = make_workspace(folder / "ws")
     log = folder / "payloads.raw"
     policy = getattr(scenarios, scenario)
@@ -175,6 +178,8 @@ def record(client_name: str, scenario: str, service: Service, scratch: Path) -> 
         (workspace / ".claude" / "settings.json").write_text(
             json.dumps(_hooks(log, "claude-code", CLAUDE_EVENTS))
         )
+        if output:  # another of `claude -p`'s outputs
+            client.argv = _claude_output(client.argv, output)  # type: ignore[method-assign]
     if scenario == "uses_skill":
         skill = workspace / ".claude" / "skills" / scenarios.SKILL
         skill.mkdir(parents=True)
@@ -183,7 +188,7 @@ def record(client_name: str, scenario: str, service: Service, scratch: Path) -> 
         interrupt = 1.5 if scenario == "slow" else None
         prompt = PROMPTS.get(scenario, scenarios.TASK)
         run = client.run(workspace, model, prompt, interrupt_after=interrupt)
-    target = OUT / f"{client_name}-{scenario}"
+    target = OUT / name
     shutil.rmtree(target, ignore_errors=True)
     target.mkdir(parents=True)
     payloads = _objects(log.read_text())
@@ -218,9 +223,12 @@ def record(client_name: str, scenario: str, service: Service, scratch: Path) -> 
             )
     if run.stored is not None:  # OpenCode: its session as ``opencode export`` printed it
         (target / "transcript.json").write_text(json.dumps(run.stored, indent=1) + "\n")
-    (target / "stream.jsonl").write_text(
-        "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in run.events)
-    )
+    if output == "json":  # one JSON array, kept as the CLI printed it
+        (target / "output.json").write_text(run.stdout)
+    else:
+        (target / "stream.jsonl").write_text(
+            "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in run.events)
+        )
     (target / "meta.json").write_text(
         json.dumps(
             {
@@ -286,11 +294,34 @@ def _with_bypass(argv: object) -> object:
     return wrapped
 
 
+CLAUDE_OUTPUTS = {
+    "partial": "stream-json with --include-partial-messages (stream_event lines)",
+    "json": "--output-format json --verbose (one JSON array of the stream's messages)",
+}
+
+
+def _claude_output(argv: object, output: str) -> object:
+    def wrapped(prompt: str, resume: str | None) -> list[str]:
+        found: list[str] = argv(prompt, resume)  # type: ignore[operator]
+        if output == "partial":
+            return [*found, "--include-partial-messages"]
+        at = found.index("--output-format")
+        return [*found[: at + 1], "json", *found[at + 2 :]]
+
+    return wrapped
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--client", choices=sorted(RUNS), action="append")
     parser.add_argument(
         "--scenario", action="append", help="record only these scenarios (default: all)"
+    )
+    parser.add_argument(
+        "--claude-output",
+        choices=sorted(CLAUDE_OUTPUTS),
+        help="Claude Code only, another output of `claude -p`: "
+        + "; ".join(f"{k}: {v}" for k, v in CLAUDE_OUTPUTS.items()),
     )
     args = parser.parse_args(argv)
     scratch = Path(tempfile.mkdtemp(prefix="dc-record-"))
@@ -299,7 +330,8 @@ def main(argv: list[str] | None = None) -> int:
         for client_name in args.client or sorted(RUNS):
             for scenario in RUNS[client_name]:
                 if args.scenario is None or scenario in args.scenario:
-                    print(record(client_name, scenario, service, scratch))
+                    output = args.claude_output or ""
+                    print(record(client_name, scenario, service, scratch, output=output))
     finally:
         service.close()
         shutil.rmtree(scratch, ignore_errors=True)

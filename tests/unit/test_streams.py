@@ -1,7 +1,8 @@
 """Every log form a real run leaves, read the same way: what the CLI printed
-(``claude -p --output-format stream-json``, ``codex exec --json``, ``opencode run
---format json``) and what it kept on disk (the Claude Code session file with its
-sub-agents' files, the Codex rollout, what ``opencode export`` printed).
+(``claude -p --output-format stream-json``, with ``--include-partial-messages`` too, or
+``--output-format json --verbose``; ``codex exec --json``, ``opencode run --format
+json``) and what it kept on disk (the Claude Code session file with its sub-agents'
+files, the Codex rollout, what ``opencode export`` printed).
 
 The fixtures are real: ``tests/clients/recorded/<client>-<scenario>/`` holds what the
 pinned CLIs wrote in the end-to-end tier's runs (``python -m tests.clients.record``).
@@ -16,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from donecheck.actors.errors import TranscriptError
 from donecheck.runtime.cli import main
 from donecheck.runtime.transcripts.detect import load_transcript
 
@@ -86,6 +88,53 @@ def test_both_forms_of_a_run_get_the_same_decision(
     (kept,) = review(capsys, str(kept_log(run)))
     assert given["decision"] == kept["decision"], (given, kept)
     assert any("The request is from the caller" in n for n in given["notes"]), given
+
+
+ARRAYS = sorted(p.name for p in RECORDED.iterdir() if (p / "output.json").is_file())
+"""``claude -p --output-format json --verbose``: the stream's messages as one JSON array."""
+
+
+def test_the_json_array_claude_prints_is_recorded() -> None:
+    assert {"claude-code-honest-json", "claude-code-fixes_after_block-json"} <= set(ARRAYS)
+
+
+@pytest.mark.parametrize("run", ARRAYS)
+def test_the_json_array_claude_prints_reads_as_its_stream(run: str) -> None:
+    printed = load_transcript(RECORDED / run / "output.json")
+    kept = load_transcript(kept_log(run))
+    assert printed.form == "claude-stream"
+    assert not printed.request_known
+    assert printed.answer == kept.answer
+    assert [shape(s) for s in printed.steps] == [shape(s) for s in kept.steps]
+
+
+@pytest.mark.parametrize(
+    ("records", "form"),
+    [
+        # a JSON array of chat messages stays a chat (rows that look alike, mean otherwise)
+        ([{"role": "user", "content": "hi"}, {"role": "assistant", "content": "done"}], "openai"),
+        # the records of a Codex rollout given as one array are a Codex rollout
+        ("codex-honest/transcript.jsonl", "codex"),
+        ("claude-code-honest/stream.jsonl", "claude-stream"),
+        ("claude-code-honest-partial/stream.jsonl", "claude-stream"),
+    ],
+)
+def test_records_given_as_one_array_read_as_their_lines(
+    records: Any, form: str, tmp_path: Path
+) -> None:
+    if isinstance(records, str):
+        lines = (RECORDED / records).read_text().splitlines()
+        records = [json.loads(line) for line in lines if line.strip()]
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps(records))
+    assert load_transcript(path).form == form
+
+
+def test_an_array_of_unknown_records_is_no_transcript(tmp_path: Path) -> None:
+    path = tmp_path / "events.json"
+    path.write_text(json.dumps([{"type": "ping", "at": 1}, {"type": "pong", "at": 2}]))
+    with pytest.raises(TranscriptError, match=r"events\.json: message 1 has no role"):
+        load_transcript(path)
 
 
 def test_a_run_without_its_prompt_is_reviewed_on_what_needs_none(
