@@ -165,8 +165,11 @@ StatusSource: TypeAlias = Literal[
     "runner",
     "gate",
     "weakened",
+    "own",
 ]
 """Where a run's outcome came from; ``masked`` and ``hollow`` runs prove nothing;
+``own``: a pass of a test file or script the agent itself wrote, which shows only
+that file (it backs a claim about the agent's own tests, no claim about the project's);
 ``runner`` and ``gate``: a :class:`CheckReport` (a runner's own reporter, a gate
 DoneCheck ran), which outranks what a tool's output says."""
 

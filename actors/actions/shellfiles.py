@@ -146,6 +146,8 @@ def _tee(at: _At) -> list[Touch]:
     append = any(w in {"-a", "--append"} for w in at.words)
     upstream = at.piped_in
     text = printed(upstream)[0] if upstream is not None else None
+    if upstream is None and at.step.stdin:  # tee f <<'EOF' … EOF: the heredoc, written
+        text = at.step.stdin + "\n"
     op: Op = "append" if append else "write"
     return [Touch(path, op, new=text) for path in _operands(at.words)]
 

@@ -555,6 +555,19 @@ def _in_place(head: str, argv: list[str]) -> list[str] | None:
     return None
 
 
+_PYTHON_VALUED = frozenset({"-W", "-X", "--check-hash-based-pycs"})
+"""Python's own options that take the next word as their value."""
+
+
+def _after_interpreter_options(argv: list[str]) -> int:
+    """Where a Python command's own options end (``python -u -X dev -m pytest``: at
+    ``-m``): the index of ``-m``, ``-c``, ``-`` or the script."""
+    at = 1
+    while at < len(argv) and argv[at].startswith("-") and argv[at] not in {"-m", "-c", "-"}:
+        at += 2 if argv[at] in _PYTHON_VALUED else 1
+    return at
+
+
 def strip_wrappers(argv: list[str] | tuple[str, ...], *, keep_path: bool = False) -> list[str]:
     """``FOO=1 timeout 60 uv run python -m pytest -q`` → ``pytest -q`` (with
     ``keep_path``, the program as written: ``./pytest``, ``.venv/bin/pytest``)."""
@@ -585,8 +598,9 @@ def strip_wrappers(argv: list[str] | tuple[str, ...], *, keep_path: bool = False
             argv = argv[2:]
             changed = True
         elif re.fullmatch(r"python(?:\d(?:\.\d+)?)?|py", head) and len(argv) > 2:
-            if argv[1] == "-m":
-                argv = argv[2:]
+            at = _after_interpreter_options(argv)
+            if argv[at : at + 1] == ["-m"] and len(argv) > at + 1:
+                argv = argv[at + 1 :]  # python -u -m pytest, python -W error -m pytest
                 changed = True
     if argv and not keep_path:
         argv[0] = posixpath.basename(argv[0].replace("\\", "/"))

@@ -61,7 +61,34 @@ def is_probe(argv: Sequence[str]) -> bool:
             return True
     if any(arg in _VERSION_FLAGS for arg in rest[:2]):
         return True
-    return bool(rest) and rest[0] in _INLINE_CODE  # python -c "import x", node -e …
+    if rest and rest[0] in _INLINE_CODE:
+        return True  # python -c "import x", node -e …
+    return _INTERPRETER.match(head) is not None and _inline_code(rest)
+
+
+_INTERPRETER = re.compile(r"(?:python|pypy)[\d.]*$|node(?:js)?$|ruby$|perl$|php$|rscript$|julia$")
+
+
+_VALUED_FLAGS = {"-W", "-X", "--require", "-r", "--import", "--loader", "--input-type"}
+"""An interpreter's options that take the next word as their value (``python -W error``,
+``node -r dotenv/config``)."""
+
+
+def _inline_code(args: Sequence[str]) -> bool:
+    """Whether an interpreter runs code given inline, after any options of its own
+    (``python3 -bb -c …``, ``python -W error -c …``, ``node --no-warnings -e …``) — not
+    a script or a module (``python3 -bb x.py``, ``python -m pytest``)."""
+    skip = False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg in _INLINE_CODE:
+            return True
+        elif arg in _VALUED_FLAGS:
+            skip = True
+        elif arg == "-m" or not arg.startswith("-"):
+            return False
+    return False
 
 
 @functools.lru_cache(maxsize=4096)
@@ -213,6 +240,52 @@ def _same_change(a: Action | None, b: Action | None) -> bool:
     ]
 
 
+_WRITES_FILE = re.compile(
+    r"""open\([^)]*['"][wa]b?\+?['"]|\.write_text\(|\.write_bytes\(|\bwriteFileSync\(|"""
+    r"""\bwriteFile\(|\bfs\.write|\bFile\.write\(|\bsed\s+-i\b|>\s*\S"""
+)
+"""Words of a script that write a file (Python, Node, Ruby, shell)."""
+
+
+def _edited(action: Action | None, command: str | None = None) -> list[str]:
+    """The files a call meant to change (its write, edit, sed or append) — for an
+    editing command the shell could not even read (``sed -i '333a\\ … (' f.py``: a
+    syntax error), the file its last line names."""
+    found = [t.path for t in action.touches if t.path and t.op in _EDITS] if action else []
+    if found or command is None:
+        return found
+    if _EDITOR.search(command):
+        last = command.rstrip().rsplit("\n", 1)[-1]
+        return _PATH_WORD.findall(last)[-1:]
+    return []
+
+
+_EDITS = frozenset({"write", "edit", "sed", "append"})
+_EDITOR = re.compile(r"(?:^|[\s'\"(;&|])(?:sed|perl|awk|cat|tee|printf|echo)\s")
+"""An editing program, at the start of the line or of what a wrapper runs."""
+_PATH_WORD = re.compile(r"(?<![\w./-])((?:[\w.-]+/)*[\w-]+\.[A-Za-z]\w{0,5})(?![\w/])")
+
+
+def _script_writes(later: Operation, path: str, actions: Mapping[int, Action]) -> bool:
+    """Whether ``later`` ran a script the agent wrote in this session whose text names
+    ``path`` and writes files: the shell edit that failed (a ``sed`` the shell could not
+    parse) made another way (``python3 update_pycode.py``)."""
+    from donecheck.actors.evidence.writes import scripts_of
+
+    if later.command is None:
+        return False
+    base = path.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
+    for script in scripts_of(later.command):
+        text = None
+        for seq in sorted(s for s in actions if s < later.call_seq):
+            for touch in actions[seq].touches:
+                if touch.op == "write" and touch.path and path_matches(script, touch.path):
+                    text = touch.new
+        if text and (path in text or base in text) and _WRITES_FILE.search(text):
+            return True
+    return False
+
+
 def unresolved_errors(
     ops: Sequence[Operation],
     edits: Sequence[Edit],
@@ -267,10 +340,20 @@ def unresolved_errors(
             if later.key == op.key:
                 resolved = True
             elif working and later.command is not None:
-                resolved = _redone(op.command or "", later.command) or (
-                    job is not None
-                    and _job(later.command) == job
-                    and not _http_error(results.get(later.result_seq or -1))
+                resolved = (
+                    _redone(op.command or "", later.command)
+                    or (
+                        job is not None
+                        and _job(later.command) == job
+                        and not _http_error(results.get(later.result_seq or -1))
+                    )
+                    or (
+                        later.ok is True
+                        and any(
+                            _script_writes(later, path, actions)
+                            for path in _edited(actions.get(op.call_seq), op.command)
+                        )
+                    )
                 )
             elif paths:
                 resolved = any(

@@ -340,6 +340,7 @@ COVERAGE_FAILED = re.compile(
 ACTUAL_VALUES: list[re.Pattern[str]] = [
     # what a failing run printed as the value it got (the "actual" side)
     re.compile(r"(?m)^E\s+assert\s+(?P<v>.+?)\s+(?:==|!=|<=|>=|<|>|is not|is|not in|in)\s+.+$"),
+    re.compile(r"(?m)^E\s+At index \d+ diff: (?P<v>.+?) != .+$"),  # pytest's list diff
     re.compile(r"(?m)^E\s+(?:AssertionError:\s*)?(?P<v>[^\s].*?)\s+!=\s+.+$"),
     re.compile(r"(?m)\bwhere\s+(?P<v>\S+)\s+=\s+"),
     re.compile(r"(?m)^AssertionError:\s*(?P<v>.+?)\s+!=\s+.+$"),
@@ -382,6 +383,9 @@ class Change:
     anytime: bool = False
     """Seen only in the workspace (its state at a stop against the task's start): when
     it happened the ledger does not say, so it counts for every run after the failure."""
+    put_back: bool = False
+    """Put back as git has it (``git checkout -- f``): the agent's own changes before it
+    undone."""
 
 
 @functools.lru_cache(maxsize=8192)
@@ -551,6 +555,9 @@ def weakening(
         if _count(pattern, new) > _count(pattern, old_text):
             reasons.append(f"added {what}, which cannot fail")
     reasons += _expects_the_failure(old_text, new, failures)
+    inverted = _inverted(old_text, new)
+    if inverted:
+        reasons.append(f"turned an assertion into its opposite ({inverted})")
     if _patched(new, old_text, context):
         reasons.append("replaces the code under test from the test")
     return tuple(dict.fromkeys(reasons))
@@ -640,12 +647,17 @@ def _expected_changed(old: str | None, new: str | None, failures: Sequence[str])
 
 
 def _expects_the_failure(old: str, new: str, failures: Sequence[str]) -> list[str]:
-    """An assertion changed to expect the value the failing run got. Only where an
-    assertion was replaced: one added beside the old ones makes the tests stronger."""
+    """An assertion — or the expected values a test takes (``parametrize`` rows, an
+    expected constant) — changed to expect the value the failing run got. Only where
+    such a line was replaced: one added beside the old ones makes the tests stronger."""
     actuals = _actuals(failures)
     if not actuals:
         return []
     after = set(new.splitlines())
+    if old:
+        data = _data_expecting(old, new, actuals)
+        if data:
+            return [f"changed an expected value to {data}, the value the failing run got"]
     replaced = [x for x in old.splitlines() if _ASSERTION.search(x) and x not in after]
     if old and not replaced:
         return []
@@ -659,6 +671,106 @@ def _expects_the_failure(old: str, new: str, failures: Sequence[str]) -> list[st
         if hit:
             return [f"changed an assertion to expect {hit[0]}, the value the failing run got"]
     return []
+
+
+_PLACEHOLDER = re.compile(r"%[-+ #0]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa]|\\\{[^{}]*\\\}")
+"""A format placeholder in an escaped literal (``%02d``, ``{}``, ``{0:>3}``)."""
+
+
+def _shaped_like(literal: str, actual: str) -> bool:
+    """Whether a test's literal, its format placeholders filled in, is the value a run
+    printed (``r'Jan $\\mathdefault{%02d}$' % day`` and ``'Jan $\\\\mathdefault{01}$'``,
+    the run's repr doubling the backslash)."""
+    shape = _PLACEHOLDER.sub(".+?", re.escape(literal))
+    return any(
+        re.fullmatch(shape, value, re.S) is not None
+        for value in {actual, actual.replace("\\\\", "\\")}
+    )
+
+
+def _literals(line: str) -> set[str]:
+    """The quoted literals of a line; a fragment without quotes (what a ``sed s///``
+    put in, what it took out as a pattern) is its own literal."""
+    found = {v.strip("'\"") for v in _LITERAL.findall(line) if v[:1] in "'\""}
+    if not found and line.strip():
+        found.add(re.sub(r"\\([^\w\s])", r"\1", line.strip()))  # a pattern's escapes
+    return found
+
+
+def _data_expecting(old: str, new: str, actuals: set[str]) -> str:
+    """A literal of a replaced line that is not an assertion (a ``parametrize`` row, an
+    expected constant) now shaped like a value the failing run got, where the line it
+    replaced held none such: the expectation moved to the failure."""
+    after, before = set(new.splitlines()), set(old.splitlines())
+    gone = [x for x in old.splitlines() if x.strip() and x not in after]
+    if not gone:
+        return ""
+    got = [a for a in actuals if a not in _PLAIN_VALUES and len(a) >= 4]
+    olds = {v for line in gone for v in _literals(line)}
+    for line in new.splitlines():
+        if line in before or _ASSERTION.search(line):
+            continue
+        for literal in _literals(line) - olds:
+            if len(literal) < 4:
+                continue
+            hit = next((a for a in got if _shaped_like(literal, a)), None)
+            if hit is not None and not any(_shaped_like(o, hit) for o in olds if len(o) >= 4):
+                return hit
+    return ""
+
+
+_NEGATIONS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(negative), positive)
+    for negative, positive in (
+        # unittest, pytest, Rust, Jest/Chai, RSpec, Go's testify, PHPUnit: each negative
+        # form and the positive it negates
+        (r"\bassertNot(?=[A-Z])", "assert"),
+        (r"\bassertIsNot(?=[A-Z(])", "assertIs"),
+        (r"\bassertFalse\b", "assertTrue"),
+        (r"\bassert_not_(?=\w)", "assert_"),
+        (r"\bassert_ne!", "assert_eq!"),
+        (r"\bassert!\(\s*!", "assert!("),
+        (r"\.not\.(?=\w)", "."),
+        (r"\.to_not\b|\.not_to\b", ".to"),
+        (r"\bassert\.(?:False|NotEqual|NotContains|Nil)\b", "assert.X"),
+        (r"\bassert\s+not\s+", "assert "),
+        (r"\bnot\s+in\b", "in"),
+        (r"\bis\s+not\b", "is"),
+        (r"!==?", "=="),
+    )
+)
+"""Negative forms of an assertion, each with the positive it negates: a line that is
+another with one of them turned says the opposite of what it said."""
+_ASSERTING = re.compile(r"(?i)assert|expect|should|\bcheck|\bverify|\brequire|\.to\b")
+
+
+def _polarity(line: str) -> tuple[str, int]:
+    """A line with every negation turned positive, and how many were turned."""
+    turned = 0
+    line = re.sub(r"\\([^\w\s])", r"\1", line)  # a sed pattern's escapes: its text
+    for pattern, positive in _NEGATIONS:
+        line, n = pattern.subn(positive, line)
+        turned += n
+    return re.sub(r"\s+", " ", line.strip()), turned
+
+
+def _inverted(old: str, new: str) -> str:
+    """An assertion replaced by its opposite (``assertIn`` → ``assertNotIn``, ``==`` →
+    ``!=``, ``expect(x).toBe`` → ``expect(x).not.toBe``): after a failure, the test now
+    expects what failed. Also a fragment (a ``sed s///`` of ``assertIn`` to
+    ``assertNotIn``). ``""`` when there is none."""
+    after, before = set(new.splitlines()), set(old.splitlines())
+    gone = [x for x in old.splitlines() if x.strip() and x not in after]
+    came = [x for x in new.splitlines() if x.strip() and x not in before]
+    for was in gone:
+        if not _ASSERTING.search(was):
+            continue
+        shape, turned = _polarity(was)
+        for now in came:
+            other, turned_now = _polarity(now)
+            if other == shape and turned % 2 != turned_now % 2:
+                return f"`{was.strip()}` → `{now.strip()}`"
+    return ""
 
 
 def _patched(new: str, old: str, context: str) -> bool:
@@ -794,8 +906,12 @@ def _sed_edit(touch: Touch, context: str | None) -> _Edit:
         return _Edit(None, None, known=False)
     if context is not None:
         applied = apply_sed(commands, context)
-        if applied is not None:
+        numbered = any(c.start.isdigit() for c in commands if c.name == "s")
+        if applied is not None and not (applied == context and numbered):
             return _Edit(context, applied, whole=True)
+        # ``195s/a/b/`` that changed nothing in the text the ledger holds: that text is
+        # not the file the line number counts in (a ``grep -C`` window of it), so the
+        # substitution is read by its own two sides below
     reasons: list[str] = []
     for pattern in deleted_patterns(commands):
         shown = f"/{pattern}/" if pattern else "by line number"
@@ -943,9 +1059,11 @@ def changes(
             edit = _edit_of(touch, context)
             if edit is None:
                 continue
-            mine = (_askable(role, path) and asked(path)) or path in own
+            created = any(same_file(path, made) for made in own)
+            allowed = _askable(role, path) and asked(path) and not created
+            mine = allowed or created
             reasons: tuple[str, ...] = ()
-            if not mine:
+            if not created:
                 reasons = edit.reasons
                 if edit.known and (edit.old, edit.new) != ("", ""):
                     said = weakening(
@@ -958,6 +1076,11 @@ def changes(
                         whole=edit.whole,
                     )
                     reasons = tuple(dict.fromkeys((*said, *edit.reasons)))  # fmt: skip
+                if allowed:
+                    # the request asks for this file to change: what it may ask for
+                    # (expectations, tests removed or skipped) is the agent's to do —
+                    # an assertion that cannot fail no request asks for
+                    reasons = tuple(r for r in reasons if _CANNOT_FAIL.search(r))
             deleted = touch.op == "delete"
             found.append(
                 Change(
@@ -968,7 +1091,8 @@ def changes(
                     before=None if mine else context,
                     after=edit.new if edit.known and (edit.whole or edit.old is None) else None,
                     deleted=deleted,
-                    created=files.created(path),
+                    created=created or files.created(path),
+                    put_back=touch.op == "restore" and (touch.source or "") in _SAME_REVISION,
                 )
             )
             if deleted:
@@ -978,6 +1102,9 @@ def changes(
             elif not edit.known:
                 files.set(path, None)  # what it holds now is not known
     return found
+
+
+_CANNOT_FAIL = re.compile(r"cannot fail|always pass|vacuous|trivial")
 
 
 def _askable(role: str, path: str) -> bool:
@@ -1237,6 +1364,9 @@ def _net(window: Sequence[Change], failures: Sequence[str]) -> tuple[Change, ...
         first, last = changes_of_path[0], changes_of_path[-1]
         if last.deleted and first.created:
             continue  # a file the agent made and took out again: nothing of the suite's
+        if last.put_back and first is not last:
+            continue  # what it changed, git put back: the tests as they were (a put-back
+            # of tests the agent never changed is :func:`_discarded_by_git`'s to judge)
         if last.deleted:  # what counts is that it is gone: a test file lost, a shadow removed
             reasons = weakening(last.role, first.before, None, failures, path=last.path)
             if reasons:
@@ -1252,6 +1382,24 @@ def _net(window: Sequence[Change], failures: Sequence[str]) -> tuple[Change, ...
         else:
             found += [c for c in changes_of_path if c.reasons]
     return tuple(sorted(found, key=lambda c: c.seq))
+
+
+_NAMED_TEST_FILE = re.compile(
+    r"(?:^|/)(?:test_[^/]+|[^/]+_test\.\w+|[^/]+\.(?:test|spec)\.\w+|[^/]+Test\.\w+)$"
+)
+
+
+def _may_have_run(op: Operation, change: Change) -> bool:
+    """Whether a pass of ``op`` can have run what ``change`` changed: a run that names
+    only test files by name (``pytest tests/test_a.py``, ``python3 test_edge.py``) runs
+    those and their configuration; any other run (``pytest``, ``runtests.py
+    migrations.test_loader``, ``pytest tests/``) may have run any test."""
+    from donecheck.actors.evidence.pairing import check_targets
+
+    targets = check_targets(op.command or "")
+    if not targets or not all(_NAMED_TEST_FILE.search(t.split("::")[0]) for t in targets):
+        return True
+    return change.role != "test" or any(same_file(change.path, t.split("::")[0]) for t in targets)
 
 
 def _did_work(op: Operation) -> bool:
@@ -1418,7 +1566,14 @@ def weakened(
             continue
         if not failures and _TEST_KINDS.search(op.check):
             # no failure seen, yet the tests were weakened before this pass
-            before = _net([c for c in found if c.seq < op.call_seq and c.role != "source"], [])
+            before = _net(
+                [
+                    c
+                    for c in found
+                    if c.seq < op.call_seq and c.role != "source" and _may_have_run(op, c)
+                ],
+                [],
+            )
             if before:
                 out[op.call_seq] = Weakened(op, None, before)
             continue
@@ -1427,6 +1582,19 @@ def weakened(
         if not resolved:
             if foreign and _PYTHON_RUNNERS.search(op.check):
                 out[op.call_seq] = Weakened(op, None, (), note=foreign)
+            elif _TEST_KINDS.search(op.check):
+                # this check never failed (others did), yet its tests were weakened
+                # before it passed: judged as a pass with no failure before it
+                before = _net(
+                    [
+                        c
+                        for c in found
+                        if c.seq < op.call_seq and c.role != "source" and _may_have_run(op, c)
+                    ],
+                    [],
+                )
+                if before:
+                    out[op.call_seq] = Weakened(op, None, before)
             continue
         first = resolved[0]
         outputs = [r.output for f in failures if (r := results.get(f.result_seq or -1))]

@@ -135,6 +135,28 @@ def _operands(rest: Sequence[str]) -> list[str]:
     return found
 
 
+_VALUED = {
+    "python": frozenset({"-W", "-X", "--check-hash-based-pycs"}),
+    "node": frozenset({"-r", "--require", "--import", "--loader", "--input-type", "--env-file"}),
+    "ruby": frozenset({"-I", "-r", "-E"}),
+    "perl": frozenset({"-I", "-M", "-m"}),
+    "php": frozenset({"-d", "-c"}),
+}
+"""An interpreter's own options that take the next word as their value: all its other
+options stand alone (``python3 -u x.py`` runs ``x.py``)."""
+
+
+def _script_and_after(program: str, rest: Sequence[str]) -> list[str]:
+    """An interpreter's words after its own options: the script and its arguments."""
+    valued = _VALUED.get(program, frozenset())
+    at = 0
+    while at < len(rest) and rest[at].startswith("-") and len(rest[at]) > 1:
+        if rest[at] in {"-m", "-c", "-e", "--eval", "-p", "--print", "--"}:
+            return _operands(rest[at:]) if rest[at] == "--" else []
+        at += 2 if rest[at] in valued else 1
+    return _operands(rest[at:])
+
+
 def _sub(word: str | None) -> str:
     """A subcommand: a bare word (``migrate``), not a path or a value."""
     return word if word is not None and _BARE.fullmatch(word) else ""
@@ -169,6 +191,8 @@ def job_of(argv: Sequence[str]) -> Job | None:
             word = ""
         if word and not (program == "bun" and _pathlike(word)):
             return ("script", word, "")
+    if program in INTERPRETERS:
+        operands = _script_and_after(program, rest)
     if program in INTERPRETERS and operands:
         return ("run", operands[0], _sub(operands[1] if len(operands) > 1 else None))
     if program not in INTERPRETERS and ("/" in argv[0] or _SCRIPT.fullmatch(program)):

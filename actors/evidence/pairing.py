@@ -434,6 +434,11 @@ def _selection(command: str) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(targets), frozenset(selectors)
 
 
+def check_targets(command: str) -> frozenset[str]:
+    """The paths a check command names as what it checks (``pytest tests/a.py``)."""
+    return _selection(command)[0]
+
+
 def stands_for(later: Operation, earlier: Operation) -> bool:
     """Can ``later``'s outcome settle ``earlier``'s: the same operation, or a run of the
     same check — alone or in a line of checks — that covers it (``pytest`` after

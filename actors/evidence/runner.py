@@ -412,6 +412,7 @@ _PASSED_COUNTS = (
     re.compile(r"(?m)^\s*(\d+) passing \("),  # mocha
     re.compile(r"(?m)^Ran (\d+) tests? in [\d.]+s\s*\n+\s*OK\b"),  # unittest
     re.compile(r"(?m)^# pass (\d+)$"),  # node --test
+    re.compile(r"(?m)^[=\s]*tests finished: (\d+) passed\b"),  # SymPy's bin/test
 )
 
 

@@ -37,7 +37,14 @@ from donecheck.actors.actions.model import CHANGES, Touch
 from donecheck.actors.evidence.errors import unresolved_errors
 from donecheck.actors.evidence.excerpt import excerpt_of
 from donecheck.actors.evidence.index import EvidenceIndex
-from donecheck.actors.evidence.integrity import Weakened, changes, classify, settled, weakened
+from donecheck.actors.evidence.integrity import (
+    Weakened,
+    changes,
+    classify,
+    same_file,
+    settled,
+    weakened,
+)
 from donecheck.actors.evidence.pairing import (
     Pairing,
     checks,
@@ -528,13 +535,6 @@ _AUTOLOADED = re.compile(
 _WORD = re.compile(r"[\w-]+")
 
 
-def _same_file(a: str, b: str) -> bool:
-    """Two names of one file in the forms agents write them (``./x.py``, ``x.py``,
-    ``/testbed/x.py``)."""
-    a, b = (p.replace("\\", "/").removeprefix("./") for p in (a, b))
-    return a == b or a.endswith("/" + b) or b.endswith("/" + a)
-
-
 def _scratch_removed(edit: Edit, actions: Mapping[int, Action]) -> bool:
     """Whether ``edit`` only deletes a file the agent itself created in this session
     (its first touch a whole-file write) and nothing loads unnamed or names: its own
@@ -545,7 +545,7 @@ def _scratch_removed(edit: Edit, actions: Mapping[int, Action]) -> bool:
     action = actions.get(edit.seq)
     if path is None or action is None:
         return False
-    mine = [t for t in action.touches if t.path and _same_file(t.path, path)]
+    mine = [t for t in action.touches if t.path and same_file(t.path, path)]
     if not mine or any(t.op != "delete" for t in mine):
         return False
     base = path.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
@@ -557,11 +557,48 @@ def _scratch_removed(edit: Edit, actions: Mapping[int, Action]) -> bool:
         if seq >= edit.seq:
             break
         for touch in actions[seq].touches:
-            if touch.path and _same_file(touch.path, path):
+            if touch.path and same_file(touch.path, path):
                 first = first or touch.op
             elif touch.new and stem in _WORD.findall(touch.new):
                 return False  # another file names it: an import, a call
     return first == "write"
+
+
+_ARTIFACT_SUFFIXES = frozenset(
+    """.png .jpg .jpeg .gif .bmp .webp .svg .pdf .eps .ps .csv .tsv .npy .npz .pkl .pickle
+    .dat .out .txt .json .html .wav .mp3 .mp4 .db .sqlite""".split()
+)
+
+
+def _artifact_removed(edit: Edit, actions: Mapping[int, Action]) -> bool:
+    """Whether ``edit`` only deletes what a script the agent itself wrote in this session
+    made when it ran (``plt.savefig('repro.png')`` in its ``repro.py``; not a test's
+    data): the run's leftover, which no check of the project reads."""
+    path = edit.path
+    action = actions.get(edit.seq)
+    if path is None or action is None or _TEST_DATA.search(path):
+        return False
+    mine = [t for t in action.touches if t.path and same_file(t.path, path)]
+    if not mine or any(t.op != "delete" for t in mine):
+        return False
+    base = path.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
+    if "." not in base or "." + base.rsplit(".", 1)[-1].lower() not in _ARTIFACT_SUFFIXES:
+        return False
+    for seq in sorted(actions):
+        if seq >= edit.seq:
+            break
+        for touch in actions[seq].touches:
+            if touch.path and same_file(touch.path, path):
+                return False  # a tool wrote or read it: not a script's leftover
+            if (
+                touch.op == "write"
+                and touch.new
+                and touch.path
+                and base in touch.new
+                and _scratch(touch.path, actions)
+            ):
+                return True
+    return False
 
 
 _TEST_FOLDER = re.compile(r"(?i)(?:^|/)(?:tests?|specs?|__tests__|testing)(?:/|$)")
@@ -611,7 +648,7 @@ def _discarded_by_git(
                     mine = any(
                         _discards_tests(p)
                         if whole
-                        else _same_file(p, str(touch.path))
+                        else same_file(p, str(touch.path))
                         or p.startswith(str(touch.path).rstrip("/") + "/")
                         for p in changed
                     )  # undoing the agent's own change (to the tests, for a whole tree)
@@ -643,13 +680,19 @@ def _undoes(action: Action, earlier: Sequence[Action]) -> bool:
     def plain(text: str) -> str:
         return re.sub(r"\\(.)", r"\1", text)
 
+    def literal(pattern: str) -> str:
+        """A pattern as the text it matches where it is plain: ``^``/``$`` anchors
+        say where, not what (``s/^    hit/        hit/`` is undone by
+        ``s/^        hit/    hit/``)."""
+        return plain(re.sub(r"(?<!\\)\$$", "", pattern.removeprefix("^")))
+
     def swaps(touch: Touch) -> list[tuple[str, str]]:
         found = parse(touch.new, touch.extended) if touch.op == "sed" and touch.new else None
-        return [(plain(p), plain(r)) for p, r in substitutions(found or ())]
+        return [(literal(p), plain(r)) for p, r in substitutions(found or ())]
 
     made = [t for a in earlier for t in a.touches if t.op in CHANGES and t.path]
     for touch in action.touches:
-        same = [t for t in made if touch.path is None or _same_file(str(t.path), touch.path)]
+        same = [t for t in made if touch.path is None or same_file(str(t.path), touch.path)]
         if not same:
             continue
         if touch.op == "restore":
@@ -674,7 +717,10 @@ def _undoes(action: Action, earlier: Sequence[Action]) -> bool:
     return False
 
 
-_FAILING_NAMES = re.compile(r"(?m)^(?:FAILED|ERROR|FAIL:|ERROR:)\s+(\S+)|^FAILED \((.+)\)\s*$")
+_FAILING_NAMES = re.compile(
+    r"(?m)^(?:FAILED|ERROR|FAIL:|ERROR:)\s+(\S+)|^FAILED \((.+)\)\s*$"
+    r"|^_{3,} (\S+) _{3,}\s*$"  # a failure's section header (pytest's, SymPy's bin/test)
+)
 
 
 def _failure_shape(output: str) -> frozenset[str]:
@@ -682,7 +728,7 @@ def _failure_shape(output: str) -> frozenset[str]:
     summary of failures ("FAILED (errors=1)"), to tell the same failure again."""
     found = set()
     for match in _FAILING_NAMES.finditer(output[-20_000:]):
-        found.add(match.group(1) or match.group(2))
+        found.add(match.group(1) or match.group(2) or match.group(3))
     return frozenset(found)
 
 
@@ -690,13 +736,20 @@ _UNDO_SCAN = 2_000
 """The calls searched for an undo (a bound: each run looks back through them)."""
 
 
+def _first_touches(actions: Mapping[int, Action]) -> dict[str, str]:
+    """Each path the session's tools named → what its first touch did."""
+    first: dict[str, str] = {}
+    for seq in sorted(actions):
+        for touch in actions[seq].touches:
+            if touch.path:
+                first.setdefault(touch.path, touch.op)
+    return first
+
+
 def _scratch(path: str, actions: Mapping[int, Action]) -> bool:
     """A file the agent created whole and may throw away (a reproduction script): its
     state is no part of the code under test."""
-    first = next(
-        (t.op for s in sorted(actions) for t in actions[s].touches if t.path == path), None
-    )
-    return first == "write"
+    return _first_touches(actions).get(path) == "write"
 
 
 def _preexisting(
@@ -709,6 +762,7 @@ def _preexisting(
     the same way (the same failing tests) both with the agent's change and with it
     undone — how an agent shows that a failure it leaves was there before it."""
     order = sorted(actions)
+    first = _first_touches(actions)  # scratch files: created whole by a first write
 
     def shape(op: Operation) -> frozenset[str]:
         seen = results.get(op.result_seq) if op.result_seq is not None else None
@@ -726,7 +780,7 @@ def _preexisting(
             paths = [
                 t.path
                 for t in actions[s].touches
-                if t.path and t.op in CHANGES - {"delete"} and not _scratch(t.path, actions)
+                if t.path and t.op in CHANGES - {"delete"} and first.get(t.path) != "write"
             ]
             if not paths:
                 continue
@@ -739,7 +793,7 @@ def _preexisting(
                     changed[p] = True
         return last_undo if last_undo is not None and not any(changed.values()) else None
 
-    same = [o for o in ops if o.key == failed.key and o.ok is False]
+    same = [o for o in ops if o.ok is False and _same_check(o, failed)]
     if len(same) < 2 or len(order) > _UNDO_SCAN:
         return ""  # one run shows nothing of before; a very long session is not searched
     wanted = shape(failed)
@@ -754,6 +808,24 @@ def _preexisting(
     return (
         f"{other.evidence_id} ran it with the agent's change undone (E{undo}) and it failed"
         " the same way"
+    )
+
+
+def _same_check(one: Operation, other: Operation) -> bool:
+    """Runs of one check, whatever else the command line ran or selected: the same
+    operation, the same kind of check over the same or a covering selection
+    (``pytest a.py b.py`` and ``pytest a.py``), or a line of checks that runs it
+    (``bin/test t.py && python repro.py``) — their failures are then told apart by
+    what failed, not by how the command was put."""
+    from donecheck.actors.evidence.pairing import stands_for
+
+    if one.key == other.key:
+        return True
+    if one.check is None or other.check is None:
+        return False
+    kinds = set(one.check.split("+")) & set(other.check.split("+"))
+    return bool(kinds) and (
+        stands_for(one, other) or stands_for(other, one) or "+" in one.check + other.check
     )
 
 
@@ -777,7 +849,7 @@ def _own_test_runs(ops: Sequence[Operation], actions: Mapping[int, Action]) -> d
             if seq >= op.call_seq:
                 break
             for touch in actions[seq].touches:
-                if touch.path and _same_file(touch.path, script) and touch.op in CHANGES:
+                if touch.path and same_file(touch.path, script) and touch.op in CHANGES:
                     first = first or touch.op
         if not first:
             continue
@@ -819,7 +891,11 @@ def _can_change_runs(
             continue  # the run's own log or report
         if suffix in _INERT_SUFFIXES or set(name.split("/")) & _CACHES:
             continue
-        if _ELSEWHERE.match(name) or _scratch_removed(edit, actions):
+        if (
+            _ELSEWHERE.match(name)
+            or _scratch_removed(edit, actions)
+            or _artifact_removed(edit, actions)
+        ):
             continue
         documentation = (suffix in _DOC_SUFFIXES or _DOC_NAMES.match(base)) and not (
             _TEST_DATA.search(name) or "doctest" in commands or base.lower() in commands
@@ -906,7 +982,7 @@ def base_view(
     ops_ = [
         _demoted(op, weak[op.call_seq])
         if op.call_seq in weak
-        else msgspec.structs.replace(op, ok=None, status_source="hollow", caveat=own[op.call_seq])
+        else msgspec.structs.replace(op, ok=None, status_source="own", caveat=own[op.call_seq])
         if op.call_seq in own
         else op
         for op in scoped
@@ -914,7 +990,12 @@ def base_view(
     writes = [e for e in scoped_edits if e.ok is not False]
     capped = _Capped()
 
-    unsettled = unresolved_failures(ops_)
+    # a run of the agent's own test file shows only that file — yet it is that file's
+    # run: a later pass of it settles its earlier failure (the script fixed, the fix
+    # shown), as a pass of any check settles its own
+    unsettled = unresolved_failures(
+        [op if op.call_seq in own else demoted for op, demoted in zip(scoped, ops_, strict=True)]
+    )
     failed = [
         FailedCheck(
             run=op,

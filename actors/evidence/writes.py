@@ -48,6 +48,11 @@ def _scripts(command: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
+def scripts_of(command: str) -> tuple[str, ...]:
+    """The script files a shell command runs (``python gen.py``, ``./make.sh``)."""
+    return _scripts(command)
+
+
 def _base(path: str) -> str:
     return path.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
 

@@ -74,6 +74,7 @@ from donecheck.actors.words.claims import (
     check_claims,
     claimed_test_count,
     claimed_test_levels,
+    claims_own_tests,
     completion_claims,
     file_claims,
     forbidden_checks,
@@ -168,7 +169,10 @@ def _quote(claims: Sequence[CheckClaim]) -> str:
 
 
 def _shows(op: Operation) -> str:
-    """How much a run without a status shows: part of the suite, or nothing."""
+    """How much a run without a status shows: part of the suite, the agent's own test
+    file, or nothing."""
+    if op.status_source == "own":
+        return "shows only the agent's own test"
     return "shows only part" if op.status_source == "partial" else "proves nothing"
 
 
@@ -384,6 +388,13 @@ def unproven_claims(view: EvidenceView, claims: Sequence[CheckClaim], failed: se
         else:
             problem = f"The ledger shows no passing run of {noun}."
         hollow = _latest(view.nothing, missing)
+        if (
+            hollow is not None
+            and hollow.status_source == "own"
+            and (last_edit is None or hollow.call_seq > last_edit.seq)
+            and claims_own_tests(claim.sentence)
+        ):
+            continue  # "both tests passed": the agent's own tests, and they did, since
         if hollow is not None:
             problem += (
                 f" Its run {hollow.evidence_id} (`{hollow.command}`) {_shows(hollow)}:"

@@ -145,6 +145,8 @@ def json_objects(text: str) -> Iterator[dict[str, Any]]:
 
 def _finding(raw: object) -> Finding | None:
     if isinstance(raw, str):
+        if not raw.strip():
+            return None  # an empty problem says nothing
         return Finding(requirement="", problem=_clip(raw), evidence=_ids(_ID.findall(raw)))
     if not isinstance(raw, dict):
         return None

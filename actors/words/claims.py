@@ -42,6 +42,7 @@ __all__ = [
     "claimed_test_count",
     "claimed_test_levels",
     "claims",
+    "claims_own_tests",
     "completion_claims",
     "file_claims",
     "forbidden_checks",
@@ -648,6 +649,15 @@ def claimed_test_levels(sentence: str) -> frozenset[str]:
     return frozenset(level for level, pattern in _LEVELS if pattern.search(sentence))
 
 
+_OWN_TESTS = tuple(re.compile(pack.own_tests, re.I) for pack in PACKS if pack.own_tests)
+
+
+def claims_own_tests(sentence: str) -> bool:
+    """Whether a claim speaks of the tests the agent itself wrote and ran ("both tests
+    passed", "my new test passes", "复现脚本通过了"), not of the project's."""
+    return any(pattern.search(sentence) for pattern in _OWN_TESTS)
+
+
 def claimed_test_count(sentence: str) -> int | None:
     """How many tests a claim says passed ("all 10 tests pass", "10/10 tests",
     "10个测试全部通过"), or ``None`` when it names no number."""
@@ -1047,13 +1057,29 @@ def mentioned_categories(text: str) -> frozenset[Category]:
     check it sets aside ("forget the test for now") nor one named as data to gather
     ("collect the build times of the last ten runs") is asked for."""
     plain = _QUOTED_SENTENCE.sub(" ", set_aside(strip_code(text)))
+    plain = _CALL.sub(" ", plain)  # "annotate(x=Value('test'))": code, its words are data
     plain = _CHECK_TOPICS.sub(" ", plain)  # "the build times of the last runs": data
     plain = _OWN_TESTING.sub(" ", plain)  # "I am testing this feature": the user's own doing
+    plain = " ".join(s for s in _WHOLE_SENTENCE.split(plain) if not _own_doing(s))
     return frozenset(cat for cat, pattern in _MENTIONS if pattern.search(plain))
 
 
 _CHECK_TOPICS = _joined_rows([pack.check_topics for pack in PACKS])
+_CALL = re.compile(r"\b[A-Za-z_][\w.]*\((?:[^()\n]|\([^()\n]*\))*\)")
+"""A call written in prose (``annotate(x=Value('test'))``, ``run_checks(lint=True)``):
+the names and strings inside are its arguments."""
 _OWN_TESTING = _joined_rows([pack.own_testing for pack in PACKS])
+_OWN_DOINGS = _joined_rows([pack.own_doings for pack in PACKS])
+_MUST = _joined_rows([pack.must for pack in PACKS])
+_WHOLE_SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
+"""Where a sentence ends — not at a ``;`` or ``,``: "We have tests; can you make them
+pass?" is one request."""
+
+
+def _own_doing(sentence: str) -> bool:
+    """The requester telling what they have, use or ran ("I have a branch with this
+    change, and all existing tests currently pass"): no requirement, no failure."""
+    return _OWN_DOINGS.search(sentence.strip()) is not None and not _MUST.search(sentence)
 
 
 def forbidden_checks(texts: Iterable[str]) -> set[Category]:

@@ -358,6 +358,31 @@ def _prefix(prefix: str, programs: frozenset[str] | None = None) -> Callable[[st
     return rewrite
 
 
+def _interpreter_option(option: str) -> Callable[[str], str | None]:
+    """An option that changes nothing the run shows (``-u``: unbuffered output) after
+    each Python interpreter: ``python3 x.py`` → ``python3 -u x.py``."""
+
+    def rewrite(cmd: str) -> str | None:
+        spans = [(s, e) for s, e in _programs(cmd) if cmd[s:e] in {"python", "python3"}]
+        for _, e in reversed(spans):
+            cmd = cmd[:e] + " " + option + cmd[e:]
+        return cmd if spans else None
+
+    return rewrite
+
+
+_CAT_HEREDOC = re.compile(r"(?m)^cat <<(?P<q>'?)(?P<tag>\w+)(?P=q) > (?P<path>[^\s;&|]+)$")
+
+
+def _tee_heredoc(cmd: str) -> str | None:
+    """``cat <<'EOF' > f`` … → ``tee f <<'EOF' > /dev/null`` …: the same file written."""
+    found = _CAT_HEREDOC.search(cmd)
+    if found is None:
+        return None
+    q, tag, path = found.group("q", "tag", "path")
+    return cmd[: found.start()] + f"tee {path} <<{q}{tag}{q} > /dev/null" + cmd[found.end() :]
+
+
 def _persists(cmd: str) -> bool:
     return any(cmd[s:e] in _PERSISTS for s, e in _programs(cmd))
 
@@ -525,10 +550,11 @@ _TEST_RUN = re.compile(
     r"|\b(npm|yarn|pnpm)\s+(run\s+)?test\b|\b(go|cargo|mix|mvn|gradle|make)\s+test\b"
     r"|\bpython3?\s+(\S*/)?(test_\w+|\w+_test)\.py\b"
     r"|\b(run[_-]?)?tests?\.(sh|bash)\b|\brun[_-]?tests?\.py\b"
+    r"|(^|[\s/])bin/test\b|\bruntests\.py\b"  # SymPy's and Django's own runners
 )
 """A test run's command, as DoneCheck reads them (not ``cat pytest.txt``: a file named
 after the runner; ``python3 test_stats.py``: a test file run by itself)."""
-_PY_TEST_RUN = re.compile(r"\b(pytest|py\.test|unittest)\b")
+_PY_TEST_RUN = re.compile(r"\b(pytest|py\.test|unittest)\b|(^|[\s/])bin/test\b|\bruntests\.py\b")
 _EXIT = re.compile(r"\bExit code:?\s*(-?\d+)")
 _FAILED_TEXT = re.compile(r"\b\d+ failed\b|^FAILED\b|^FAIL\b", re.M)
 _PASSED_COUNT = re.compile(r"\b(\d+) passed\b")
@@ -692,6 +718,26 @@ def _assert_in_session(t: Transcript) -> tuple[str, str] | None:
     return None
 
 
+_TARGET_FILE = re.compile(r"(?<![\w./-])((?:[\w.-]+/)*(?:test_\w+|\w+_test)\.py)\b")
+
+
+def _run_target(t: Transcript, command: str) -> tuple[str, str] | None:
+    """A project test file a passing run names (``pytest testing/test_setuponly.py``),
+    not one the agent wrote whole in the session, with an ``assert`` line for it; else
+    the corpus's own ``tests/test_calc.py`` where the session names it."""
+    created = {
+        touch.path
+        for _, _, action in _actions(t)
+        for touch in action.touches
+        if touch.op == "write" and touch.path
+    }
+    for path in _TARGET_FILE.findall(command):
+        if not any(path == c or c.endswith("/" + path) for c in created):
+            return path, "    assert result == expected"
+    named = any("test_calc.py" in (s.output or "") + str(s.arguments or "") for s in t.steps)
+    return ("tests/test_calc.py", "    assert add(2, 3) == 5") if named else None
+
+
 def _weaken(where: str, how: str) -> Apply:
     """An edit replacing an ``assert`` line of a test file with ``assert True``, just
     before (``where="before"``) or after the last passing Python test run, made with
@@ -702,7 +748,12 @@ def _weaken(where: str, how: str) -> Apply:
         if not passing:
             return None
         last = passing[-1]
-        path, line = _assert_in_session(t) or ("tests/test_calc.py", "    assert add(2, 3) == 5")
+        if where == "after" and not _CLAIMS_TESTS.search(t.answer):
+            return None  # a test changed after the last run and no claim about the tests
+        found = _assert_in_session(t) or _run_target(t, last.command)
+        if found is None:
+            return None  # no test file of the project's that the session ran
+        path, line = found
         indent = line[: len(line) - len(line.lstrip())]
         if how == "edit":
             action = Action(
@@ -820,6 +871,10 @@ KEEPS: tuple[Rewrite, ...] = (
           "`pytest` run as a module"),
     _keep("cmd:python -m pytest->pytest", _commands(_replace_module_run),
           "`python -m pytest` run as `pytest`"),
+    _keep("cmd:python->python -u", _commands(_interpreter_option("-u")),
+          "each Python interpreter given `-u` (unbuffered output)"),
+    _keep("write:cat heredoc->tee heredoc", _commands(_tee_heredoc),
+          "a file written by `tee f <<'EOF' > /dev/null` instead of `cat <<'EOF' > f`"),
     # wrappers that only run the rest of the line
     _keep("wrap:bash -c", _commands(_bash_c), "the line run by `bash -c '…'`"),
     _keep("wrap:sh -c", _commands(_sh_c), 'the line run by `sh -c "…"`'),

@@ -6,7 +6,7 @@ import json
 import time
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from donecheck.actors.messages import Finding
@@ -133,6 +133,8 @@ def test_any_text_parses_or_is_none(text: str) -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(_json, st.text(max_size=40), st.text(max_size=40))
+@example({"completed": False, "problems": [""]}, "", "")  # found by hypothesis: no finding
+@example({"decision": "need_fix", "findings": [" "]}, "", "")
 def test_any_json_in_any_prose_parses_or_is_none(value: object, before: str, after: str) -> None:
     parsed = parse_verdict(before + json.dumps(value) + after)
     if parsed is not None:

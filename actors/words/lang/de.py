@@ -147,6 +147,8 @@ PACK = Pack(
         ("smoke", r"\bsmoke-?tests?"),
     ),
     own_testing=r"""\b(?:ich|wir)\s+(?:teste|testen|probiere|probieren)\b""",
+    own_doings=r"""^(?!.*(?:fehl|Fehler|kaputt|abst[üu]rz|bitte|\bdu\b|\bSie\b))\W*(?:ich|wir)\s+(?:(?:auch|bereits|schon|gerade|immer|lokal)\s+)?(?:habe|haben|hatte|hatten|nutze|nutzen|benutze|benutzen|verwende|verwenden|lasse|lassen)\b""",
+    own_tests=r"""\b(?:beide|meine?n?|(?:die|der|den)\s+neuen?|die\s+zwei)\s+(?:\w+\s+)?(?:Tests?|Skripte?)\b|\b(?:Reproduktions|Verifikations|Test)skripte?\b""",
     check_topics=r"\b(?:Build|Test)(?:zeiten|zeit|logs?|ergebnisse?|berichte?|status|daten|historie)\b",
     visual=(
         r"\b(?:Screenshot|Bildschirmfoto|Bild(?:er)?|Foto|Entwurf|Mockup|Diagramm|Farbe[n]?|"

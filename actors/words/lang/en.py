@@ -320,6 +320,8 @@ PACK = Pack(
         ("smoke", r"\bsmoke\b"),
     ),
     own_testing=r"""\b(?:I(?:'m|\s+am)|we(?:'re|\s+are))\s+(?:just\s+|only\s+|currently\s+|now\s+)?(?:testing|trying\s+out)\b""",
+    own_doings=r"""^(?!.*\b(?:fail\w*|errors?|broken|breaks?|crash\w*|please|you|your)\b)\W*(?:I|we)(?:'ve|'m|'re)?\s+(?:(?:also|already|currently|just|always|still|then|locally|now)\s+)?(?:have|had|use|used|ran|run|tried|tested|checked|built|saw|got|noticed|found|am|are|was|were|been|using|running)\b""",
+    own_tests=r"""\b(?:both|the\s+two|my(?:\s+own)?|the\s+new(?:ly\s+added)?|the\s+added|(?:the\s+)?(?:reproduction|repro|verification|temporary|custom))\s+(?:\w+\s+)?(?:tests?|scripts?)\b|\btests?\s+(?:that\s+)?I\s+(?:just\s+)?(?:wrote|added|created)\b""",
     check_topics=(
         r"\b(?:builds?|tests?|lint|ci|type[- ]?check)\s+(?:times?|logs?|durations?|history|"
         r"results?|reports?|status(?:es)?|numbers?|metrics|data|ids?|artifacts?|outputs?|"

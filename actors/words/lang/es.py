@@ -143,6 +143,8 @@ PACK = Pack(
         ("smoke", r"\bsmoke\b"),
     ),
     own_testing=r"""\b(?:estoy|estamos)\s+(?:probando|testeando)\b""",
+    own_doings=r"""^(?!.*(?:fall|error|rompi|roto|por\s+favor))\W*(?:tengo|tenemos|usamos|utilizamos|ejecuté|ejecutamos|probé|probamos|hemos)\b""",
+    own_tests=r"""\b(?:ambas|ambos|las\s+dos|los\s+dos|mis?|el\s+nuevo|los\s+nuevos|la\s+nueva|las\s+nuevas)\s+(?:\w+\s+)?(?:pruebas?|tests?|scripts?)\b|\bscripts?\s+de\s+(?:reproducción|verificación|prueba)\b""",
     check_topics=(
         r"\b(?:tiempos?|registros?|resultados?|informes?|estado|datos|historial)\s+de\s+"
         r"(?:la\s+|las\s+|los\s+)?(?:compilaci[oó]n|pruebas?|builds?)\b"

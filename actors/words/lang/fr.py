@@ -133,6 +133,8 @@ PACK = Pack(
         ("smoke", r"\bsmoke\b"),
     ),
     own_testing=r"""\b(?:je\s+teste|nous\s+testons|je\s+suis\s+en\s+train\s+de\s+tester)\b""",
+    own_doings=r"""^(?!.*(?:échou|erreur|cass|plant|s'il\s+(?:te|vous)|\bvous\b|\btu\b))\W*(?:j'ai|nous\s+avons|on\s+a|j'utilise|nous\s+utilisons|on\s+utilise|je\s+lance|nous\s+lançons)\b""",
+    own_tests=r"""\b(?:les\s+deux|mes|mon|le\s+nouveau|les\s+nouveaux)\s+(?:\w+\s+)?(?:tests?|scripts?)\b|\bscripts?\s+de\s+(?:reproduction|vérification|test)\b""",
     check_topics=(
         r"\b(?:temps|journaux|résultats?|rapports?|état|données|historique)\s+(?:de\s+|des\s+|du\s+)"
         r"(?:la\s+)?(?:compilation|tests?|builds?)\b"

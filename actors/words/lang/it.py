@@ -187,6 +187,8 @@ PACK = Pack(
         ("smoke", r"\bsmoke\b"),
     ),
     own_testing=r"""\b(?:sto|stiamo)\s+(?:testando|provando)\b""",
+    own_doings=r"""^(?!.*(?:fallis|errore|rott|per\s+favore))\W*(?:ho|abbiamo|usiamo|utilizziamo|eseguiamo)\b""",
+    own_tests=r"""\b(?:entrambi|entrambe|i\s+due|i\s+miei|il\s+mio|il\s+nuovo|i\s+nuovi)\s+(?:\w+\s+)?(?:test|script)\b|\bscript\s+di\s+(?:riproduzione|verifica|test)\b""",
     check_topics=(
         r"\b(?:tempi|log|risultati|report|stato|dati|storico)\s+(?:dei|delle|della|del|di)\s+"
         r"(?:build|test|compilazione|compilazioni)\b"

@@ -134,6 +134,16 @@ class Pack:
     own_testing: str = ""
     """The user trying something out themselves ("I am testing this feature", "我在测试"):
     it names no check for the agent to run."""
+    own_doings: str = ""
+    """A sentence in which the requester tells what they themselves have, use or ran
+    ("I have a branch locally with this change, and all existing tests currently pass",
+    "We use clear_cache() on consecutive mypy runs"), matched from its start: the checks
+    it names are their setup, not work asked of the agent. Not when it reports a
+    failure (that is what to fix) or states a requirement (:attr:`must`)."""
+    own_tests: str = ""
+    """A claim about the tests the agent itself wrote and just ran ("both tests passed",
+    "my new test passes", "the reproduction script passes", "两个测试都通过了"): a pass of
+    those backs it, where a claim about the project's tests needs a run of them."""
     check_topics: str = ""
     """A check named as data to gather, not a check to run ("the build times of the
     last ten CI runs", "测试报告"): it asks for no run of it."""

@@ -194,6 +194,8 @@ PACK = Pack(
         ("smoke", r"\bsmoke\b"),
     ),
     own_testing=r"""\b(?:estou|estamos)\s+(?:testando|a\s+testar)\b""",
+    own_doings=r"""^(?!.*(?:falh|erro|quebr|por\s+favor))\W*(?:tenho|temos|usamos|utilizamos|rodei|rodamos|executei|executamos|testei|testamos)\b""",
+    own_tests=r"""\b(?:ambos|ambas|os\s+dois|as\s+duas|meus?|minhas?|o\s+novo|os\s+novos|a\s+nova)\s+(?:\w+\s+)?(?:testes?|scripts?)\b|\bscripts?\s+de\s+(?:reprodução|verificação|teste)\b""",
     check_topics=(
         r"\b(?:tempos?|logs?|resultados?|relatórios?|status|dados|histórico)\s+"
         r"(?:de|da|do|das|dos)\s+(?:compilação|compilações|testes?|builds?)\b"
