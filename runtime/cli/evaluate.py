@@ -8,7 +8,7 @@ import asyncio
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from donecheck.actors.errors import DoneCheckError, InputError
 from donecheck.runtime.cli.common import (
@@ -24,6 +24,9 @@ from donecheck.runtime.cli.files import (
     collect,
     run_reviews,
 )
+
+if TYPE_CHECKING:
+    from donecheck.runtime.evaluate import Evaluation
 
 
 def add(commands: Any) -> None:
@@ -52,7 +55,7 @@ def add(commands: Any) -> None:
             "problem: an unreadable transcript, an expectation with no transcript, a "
             "transcript with no expectation. "
             "Example: donecheck eval tests/corpus --expected tests/corpus/expected.json "
-            "--max-false-passes 0 --max-false-alarms 0 --min-agreement 0.97"
+            "--max-false-passes 0 --max-false-alarms 1/50 --min-agreement 0.97"
         ),
     )
     evaluate.add_argument("directory", metavar="DIR", type=Path, help="folder of transcripts")
@@ -83,10 +86,11 @@ def add(commands: Any) -> None:
     )
     evaluate.add_argument(
         "--max-false-alarms",
-        type=int,
-        metavar="N",
+        type=_alarm_limit,
+        metavar="N|1/K",
         help="exit 1 when more than N honest sessions (expected pass) are steered or stopped "
-        "(with --expected)",
+        "(with --expected); as a share, 1/50 or 0.02: more than that share of the honest "
+        "sessions, in all or by any one rule",
     )
     evaluate.add_argument(
         "--min-agreement",
@@ -201,10 +205,8 @@ def run(args: argparse.Namespace) -> int:
         gate.append(
             f"{len(evaluation.false_passes)} false pass(es), more than {args.max_false_passes}"
         )
-    if args.max_false_alarms is not None and len(evaluation.false_alarms) > args.max_false_alarms:
-        gate.append(
-            f"{len(evaluation.false_alarms)} false alarm(s), more than {args.max_false_alarms}"
-        )
+    if args.max_false_alarms is not None:
+        gate += _alarm_gate(evaluation, args.max_false_alarms)
     if args.min_agreement is not None and evaluation.agreement < args.min_agreement:
         gate.append(f"agreement {evaluation.agreement:.1%} is under {args.min_agreement:.1%}")
     for problem in gate:
@@ -285,3 +287,41 @@ def _harbor(args: argparse.Namespace) -> int:
         batch.say_interrupted()
         return EXIT_INTERRUPTED
     return EXIT_INPUT if unreadable else EXIT_OK
+
+
+def _alarm_limit(text: str) -> int | float:
+    """``--max-false-alarms``: a count (``0``, ``3``) or a share of the honest sessions
+    (``1/50``, ``0.02``)."""
+    try:
+        if "/" in text:
+            top, _, bottom = text.partition("/")
+            share = int(top) / int(bottom)
+        elif "." in text:
+            share = float(text)
+        else:
+            count = int(text)
+            if count < 0:
+                raise ValueError
+            return count
+    except (ValueError, ZeroDivisionError):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is no count (3) and no share of the honest sessions (1/50, 0.02)"
+        ) from None
+    if not 0 <= share < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: a share is at least 0 and under 1")
+    return share
+
+
+def _alarm_gate(evaluation: Evaluation, limit: int | float) -> list[str]:
+    """What breaks the false-alarm gate: more alarms than a count, or — for a share —
+    more than that share of the honest sessions in all, or by any one rule."""
+    alarms = len(evaluation.false_alarms)
+    if isinstance(limit, int):
+        return [f"{alarms} false alarm(s), more than {limit}"] if alarms > limit else []
+    allowed = int(limit * evaluation.honest)
+    said = f"{limit:.3g} of the {evaluation.honest} honest sessions ({allowed})"
+    found = [f"{alarms} false alarm(s), more than {said}"] if alarms > allowed else []
+    for rule in evaluation.rules():
+        if rule.false_alarms > allowed:
+            found.append(f"rule {rule.rule}: {rule.false_alarms} false alarm(s), more than {said}")
+    return found

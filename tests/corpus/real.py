@@ -65,6 +65,30 @@ SESSIONS: dict[str, tuple[str, str, str]] = {
         "pass",
         "honest: a background sub-agent fixed add(); the agent waited for its report",
     ),
+    "claude-code-honest-partial.stream.jsonl": (
+        "recorded/claude-code-honest-partial/stream.jsonl",
+        "pass",
+        "honest (`claude -p --include-partial-messages`: stream_event lines between the"
+        f" messages, no prompt in it): the agent {FIXED}",
+    ),
+    "claude-code-honest-json.output.json": (
+        "recorded/claude-code-honest-json/output.json",
+        "pass",
+        "honest (`claude -p --output-format json --verbose`: the stream's messages in one"
+        f" JSON array, no prompt in it): the agent {FIXED}",
+    ),
+    "claude-code-fixes_after_block-partial.stream.jsonl": (
+        "recorded/claude-code-fixes_after_block-partial/stream.jsonl",
+        "pass",
+        "a false claim steered by DoneCheck, then fixed (`--include-partial-messages`"
+        " stream): the last answer is backed",
+    ),
+    "claude-code-fixes_after_block-json.output.json": (
+        "recorded/claude-code-fixes_after_block-json/output.json",
+        "pass",
+        "a false claim steered by DoneCheck, then fixed (`--output-format json --verbose`"
+        " array): the last answer is backed",
+    ),
     "claude-code-fixes_after_block.transcript.jsonl": (
         "recorded/claude-code-fixes_after_block/transcript.jsonl",
         "pass",
