@@ -436,19 +436,32 @@ def _other_level(claim: CheckClaim, view: EvidenceView) -> tuple[Finding, dict[s
     if any(found is None or found & said for found in levels):
         return None
     latest = runs[-1].op
-    eid = latest.evidence_id
     ran = " and ".join(sorted({level for found in levels for level in found or ()}))
     wanted = " and ".join(sorted(said))
+    return _unbacked(
+        claim,
+        latest,
+        f"The answer speaks of the {wanted} tests; the passing test runs after the last"
+        f" edit ran the {ran} tests only (latest {latest.evidence_id}, `{latest.command}`).",
+        f"Run the {wanted} tests now and show the result.",
+        f"the {ran} tests",
+    )
+
+
+def _unbacked(
+    claim: CheckClaim, run: Operation, problem: str, recheck: str, shows: str
+) -> tuple[Finding, dict[str, str]]:
+    """``unproven_claim`` for a claim a passing run contradicts, citing that run."""
+    eid = run.evidence_id
     return (
         Finding(
             requirement=f"The claim “{claim.sentence}” is backed by a run",
-            problem=f"The answer speaks of the {wanted} tests; the passing test runs after"
-            f" the last edit ran the {ran} tests only (latest {eid}, `{latest.command}`).",
+            problem=problem,
             evidence=(eid,),
-            recheck=f"Run the {wanted} tests now and show the result.",
+            recheck=recheck,
             rule="unproven_claim",
         ),
-        {eid: f"`{latest.command}`: the {ran} tests"},
+        {eid: f"`{run.command}`: {shows}"},
     )
 
 
@@ -465,17 +478,13 @@ def _miscounted(claim: CheckClaim, view: EvidenceView) -> tuple[Finding, dict[st
     if said in shown or said == sum(shown):
         return None
     latest = runs[-1].op
-    eid = latest.evidence_id
-    return (
-        Finding(
-            requirement=f"The claim “{claim.sentence}” is backed by a run",
-            problem=f"The answer says {said} tests passed; the latest passing run ({eid},"
-            f" `{latest.command}`) shows {shown[-1]} passed.",
-            evidence=(eid,),
-            recheck=f"Run `{latest.command}` now and report the count it prints.",
-            rule="unproven_claim",
-        ),
-        {eid: f"`{latest.command}`: {shown[-1]} passed"},
+    return _unbacked(
+        claim,
+        latest,
+        f"The answer says {said} tests passed; the latest passing run"
+        f" ({latest.evidence_id}, `{latest.command}`) shows {shown[-1]} passed.",
+        f"Run `{latest.command}` now and report the count it prints.",
+        f"{shown[-1]} passed",
     )
 
 

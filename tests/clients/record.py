@@ -119,9 +119,14 @@ CODEX_EVENTS = (
 )
 
 
+def _teed(log: Path, agent: str) -> str:
+    """``donecheck hook`` for ``agent`` with each payload copied to ``log`` on its way."""
+    flag = f" --agent {agent}" if agent != "claude-code" else ""
+    return f'tee -a {log} | {DONECHECK} hook{flag}; printf "\\n" >> {log}'
+
+
 def _hooks(log: Path, agent: str, events: tuple[str, ...]) -> dict[str, object]:
-    flag = f" --agent {agent}" if agent in {"codex", "gemini", "copilot"} else ""
-    command = f"sh -c 'tee -a {log} | {DONECHECK} hook{flag}; printf \"\\n\" >> {log}'"
+    command = f"sh -c '{_teed(log, agent)}'"
     groups = {}
     for event in events:
         handler: dict[str, object] = {"type": "command", "command": command}
@@ -150,7 +155,7 @@ def record(
         client.configure(model)
         plugin = client.config / "plugins" / "donecheck.js"
         plugin.parent.mkdir(parents=True)
-        command = f"tee -a {log} | {DONECHECK} hook --agent opencode; echo >> {log}"
+        command = _teed(log, "opencode")
         text = plugin_text("@").replace(json.dumps("@ --agent opencode"), json.dumps(command))
         plugin.write_text(text)
     elif client_name == "copilot":
