@@ -555,8 +555,16 @@ def _in_place(head: str, argv: list[str]) -> list[str] | None:
     return None
 
 
-_PYTHON_VALUED = frozenset({"-W", "-X", "--check-hash-based-pycs"})
-"""Python's own options that take the next word as their value."""
+INTERPRETER_VALUED: dict[str, frozenset[str]] = {
+    "python": frozenset({"-W", "-X", "--check-hash-based-pycs"}),
+    "node": frozenset({"-r", "--require", "--import", "--loader", "--input-type", "--env-file"}),
+    "ruby": frozenset({"-I", "-r", "-E"}),
+    "perl": frozenset({"-I", "-M", "-m"}),
+    "php": frozenset({"-d", "-c"}),
+}
+"""An interpreter's own options that take the next word as their value (``python -W
+error``, ``node -r dotenv/config``): all its other options stand alone (``python3 -u
+x.py`` runs ``x.py``)."""
 
 
 def _after_interpreter_options(argv: list[str]) -> int:
@@ -564,7 +572,7 @@ def _after_interpreter_options(argv: list[str]) -> int:
     ``-m``): the index of ``-m``, ``-c``, ``-`` or the script."""
     at = 1
     while at < len(argv) and argv[at].startswith("-") and argv[at] not in {"-m", "-c", "-"}:
-        at += 2 if argv[at] in _PYTHON_VALUED else 1
+        at += 2 if argv[at] in INTERPRETER_VALUED["python"] else 1
     return at
 
 

@@ -20,6 +20,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from donecheck.actors.actions import Action
+from donecheck.actors.actions.shellwords import INTERPRETER_VALUED
 from donecheck.actors.evidence.jobs import Job, job_of, same_job
 from donecheck.actors.evidence.runner import never_started, output_summary
 from donecheck.actors.evidence.shell import simple_commands
@@ -63,18 +64,19 @@ def is_probe(argv: Sequence[str]) -> bool:
         return True
     if rest and rest[0] in _INLINE_CODE:
         return True  # python -c "import x", node -e …
-    return _INTERPRETER.match(head) is not None and _inline_code(rest)
+    found = _INTERPRETER.match(head)
+    if found is None:
+        return False
+    return _inline_code(rest, INTERPRETER_VALUED.get(found.lastgroup or "", frozenset()))
 
 
-_INTERPRETER = re.compile(r"(?:python|pypy)[\d.]*$|node(?:js)?$|ruby$|perl$|php$|rscript$|julia$")
+_INTERPRETER = re.compile(
+    r"(?:(?P<python>(?:python|pypy)[\d.]*)|(?P<node>node(?:js)?)|(?P<ruby>ruby)|(?P<perl>perl)"
+    r"|(?P<php>php)|(?P<other>rscript|julia))$"
+)
 
 
-_VALUED_FLAGS = {"-W", "-X", "--require", "-r", "--import", "--loader", "--input-type"}
-"""An interpreter's options that take the next word as their value (``python -W error``,
-``node -r dotenv/config``)."""
-
-
-def _inline_code(args: Sequence[str]) -> bool:
+def _inline_code(args: Sequence[str], valued: frozenset[str]) -> bool:
     """Whether an interpreter runs code given inline, after any options of its own
     (``python3 -bb -c …``, ``python -W error -c …``, ``node --no-warnings -e …``) — not
     a script or a module (``python3 -bb x.py``, ``python -m pytest``)."""
@@ -84,7 +86,7 @@ def _inline_code(args: Sequence[str]) -> bool:
             skip = False
         elif arg in _INLINE_CODE:
             return True
-        elif arg in _VALUED_FLAGS:
+        elif arg in valued:
             skip = True
         elif arg == "-m" or not arg.startswith("-"):
             return False
@@ -328,6 +330,7 @@ def unresolved_errors(
         elif not paths:
             continue  # a tool DoneCheck does not know: its failure may be harmless
         resolved = False
+        edited = _edited(actions.get(op.call_seq), op.command) if working else []
         for later in ops[i + 1 :]:
             if later.ok is False:
                 continue
@@ -349,10 +352,7 @@ def unresolved_errors(
                     )
                     or (
                         later.ok is True
-                        and any(
-                            _script_writes(later, path, actions)
-                            for path in _edited(actions.get(op.call_seq), op.command)
-                        )
+                        and any(_script_writes(later, path, actions) for path in edited)
                     )
                 )
             elif paths:

@@ -688,12 +688,18 @@ def _shaped_like(literal: str, actual: str) -> bool:
     )
 
 
+def _unescaped(text: str) -> str:
+    """A ``sed`` pattern's text: its escaped punctuation (``\\$``, ``\\{``, ``\\(``) as
+    itself."""
+    return re.sub(r"\\([^\w\s])", r"\1", text)
+
+
 def _literals(line: str) -> set[str]:
     """The quoted literals of a line; a fragment without quotes (what a ``sed s///``
     put in, what it took out as a pattern) is its own literal."""
     found = {v.strip("'\"") for v in _LITERAL.findall(line) if v[:1] in "'\""}
     if not found and line.strip():
-        found.add(re.sub(r"\\([^\w\s])", r"\1", line.strip()))  # a pattern's escapes
+        found.add(_unescaped(line.strip()))
     return found
 
 
@@ -747,7 +753,7 @@ _ASSERTING = re.compile(r"(?i)assert|expect|should|\bcheck|\bverify|\brequire|\.
 def _polarity(line: str) -> tuple[str, int]:
     """A line with every negation turned positive, and how many were turned."""
     turned = 0
-    line = re.sub(r"\\([^\w\s])", r"\1", line)  # a sed pattern's escapes: its text
+    line = _unescaped(line)
     for pattern, positive in _NEGATIONS:
         line, n = pattern.subn(positive, line)
         turned += n

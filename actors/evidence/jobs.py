@@ -21,6 +21,7 @@ import posixpath
 import re
 from collections.abc import Sequence
 
+from donecheck.actors.actions.shellwords import INTERPRETER_VALUED
 from donecheck.actors.words.claims import path_matches
 
 __all__ = ["PROGRAMS", "Job", "job_of", "program_of", "same_job"]
@@ -135,20 +136,9 @@ def _operands(rest: Sequence[str]) -> list[str]:
     return found
 
 
-_VALUED = {
-    "python": frozenset({"-W", "-X", "--check-hash-based-pycs"}),
-    "node": frozenset({"-r", "--require", "--import", "--loader", "--input-type", "--env-file"}),
-    "ruby": frozenset({"-I", "-r", "-E"}),
-    "perl": frozenset({"-I", "-M", "-m"}),
-    "php": frozenset({"-d", "-c"}),
-}
-"""An interpreter's own options that take the next word as their value: all its other
-options stand alone (``python3 -u x.py`` runs ``x.py``)."""
-
-
 def _script_and_after(program: str, rest: Sequence[str]) -> list[str]:
     """An interpreter's words after its own options: the script and its arguments."""
-    valued = _VALUED.get(program, frozenset())
+    valued = INTERPRETER_VALUED.get(program, frozenset())
     at = 0
     while at < len(rest) and rest[at].startswith("-") and len(rest[at]) > 1:
         if rest[at] in {"-m", "-c", "-e", "--eval", "-p", "--print", "--"}:

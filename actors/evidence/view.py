@@ -621,8 +621,6 @@ def _discarded_by_git(
     ones — were thrown away, not made to pass. Not when the restore undoes the agent's
     own earlier change to those files (undoing a weakening), nor when a ``git stash``
     was popped again before the run."""
-    from donecheck.actors.evidence.pairing import stands_for
-
     out: dict[int, Weakened] = {}
     order = sorted(actions)
     failures: list[Operation] = []
@@ -817,8 +815,6 @@ def _same_check(one: Operation, other: Operation) -> bool:
     (``pytest a.py b.py`` and ``pytest a.py``), or a line of checks that runs it
     (``bin/test t.py && python repro.py``) — their failures are then told apart by
     what failed, not by how the command was put."""
-    from donecheck.actors.evidence.pairing import stands_for
-
     if one.key == other.key:
         return True
     if one.check is None or other.check is None:
